@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hvipi_apic.c - the APIC IPI callbacks on top of the verified hvipi core.
+ *
+ * Each send: plan with the core on the caller's cpumask bits and the VP
+ * table as they are (no copy, no cpumask on the stack), issue the planned
+ * hypercall with interrupts disabled around the per-CPU input page, and
+ * call the original APIC op when the plan is FALLBACK or the hypervisor
+ * status is not success.
+ */
+#include <linux/cpumask.h>
+#include <linux/hardirq.h>
+#include <linux/irqflags.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
+#include <asm/io.h>
+#include <asm/fpu/api.h>
+#include <asm/simd.h>
+
+#include "hvipi_glue.h"
+#include "hvipi_hcall.h"
+
+#define CREATE_TRACE_POINTS
+#include "hvipi_trace.h"
+
+struct hvipi_ctx hvipi_live __read_mostly;
+DEFINE_PER_CPU(unsigned long, hvipi_page_fetches);
+
+static __always_inline bool hvipi_vector_ok(int vector)
+{
+	return vector >= (int)HVIPI_VECTOR_MIN && vector <= (int)HVIPI_VECTOR_MAX;
+}
+
+/*
+ * The per-CPU input page, interrupts disabled.  Called only for vectors the
+ * core can send, so an NMI (vector 2) never reads, let alone writes, it.
+ */
+static __always_inline u64 *hvipi_fetch_page(const struct hvipi_ctx *ctx)
+{
+	lockdep_assert_irqs_disabled();
+	this_cpu_inc(hvipi_page_fetches);
+	if (!ctx->input_arg)
+		return NULL;
+	return *this_cpu_ptr(ctx->input_arg);
+}
+
+/*
+ * XMM-fast Ex: only with the hint, when allowed, when the input fits in
+ * rdx, r8 and xmm0..xmm5, and when this context may use the FPU.  Never
+ * from NMI context (irq_fpu_usable() warns there).
+ */
+static bool hvipi_xmm_usable(const struct hvipi_ctx *ctx,
+			     const struct hvipi_plan *plan)
+{
+	if (!ctx->xmm || !(ctx->hints & HVIPI_HINT_XMM_INPUT))
+		return false;
+	if (plan->bytes > HVIPI_XMM_MAX_BYTES)
+		return false;
+	if (in_nmi())
+		return false;
+	return may_use_simd();
+}
+
+/* Issue the hypercall the plan asks for; interrupts are disabled. */
+static u64 hvipi_issue(const struct hvipi_ctx *ctx,
+		       const struct hvipi_plan *plan, u64 *page)
+{
+	u64 control;
+	u64 status;
+
+	switch (plan->kind) {
+	case HVIPI_PLAN_FAST:
+		return hvipi_hcall_fast(ctx->hcall_pg, plan->control,
+					plan->rdx, plan->r8);
+	case HVIPI_PLAN_EX_SPARSE:
+	case HVIPI_PLAN_EX_ALL:
+		if (hvipi_xmm_usable(ctx, plan)) {
+			control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, true,
+						plan->kind == HVIPI_PLAN_EX_SPARSE ?
+						plan->banks : 0);
+			kernel_fpu_begin();
+			status = hvipi_hcall_xmm(ctx->hcall_pg, control,
+						 page[0], page[1], page + 2);
+			kernel_fpu_end();
+			return status;
+		}
+		return hvipi_hcall_mem(ctx->hcall_pg, plan->control,
+				       virt_to_phys(page));
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Try the hypercall path for @mask (or for the single @cpu when @mask is
+ * NULL; @cpu < 0 means the sending CPU).  Returns true when the IPI was
+ * sent (or there was nothing to send), false when the caller must fall
+ * back to the native op.
+ */
+static bool hvipi_try(const struct hvipi_ctx *ctx, const struct cpumask *mask,
+		      int cpu, bool exclude_self, int vector)
+{
+	struct hvipi_plan plan;
+	unsigned long flags;
+	u64 status = 0;
+	u64 *page = NULL;
+	int self;
+	bool sent;
+
+	if (unlikely(!ctx->hcall_pg || !ctx->vp_index)) {
+		trace_hvipi_send(mask, cpu, -1, false, vector,
+				 HVIPI_PLAN_FALLBACK, HVIPI_FB_NO_PAGE, 0, 0);
+		return false;
+	}
+
+	local_irq_save(flags);
+	self = smp_processor_id();
+	if (hvipi_vector_ok(vector))
+		page = hvipi_fetch_page(ctx);
+	if (mask)
+		hvipi_plan_mask(&plan, cpumask_bits(mask),
+				ctx->present ? cpumask_bits(ctx->present) : NULL,
+				nr_cpu_ids, ctx->vp_index, self, exclude_self,
+				(u32)vector, ctx->hints, page,
+				page ? ctx->page_size : 0);
+	else
+		hvipi_plan_one(&plan, cpu < 0 ? (u32)self : (u32)cpu,
+			       nr_cpu_ids, ctx->vp_index, (u32)vector,
+			       ctx->hints, page, page ? ctx->page_size : 0);
+	if (plan.kind != HVIPI_PLAN_NONE && plan.kind != HVIPI_PLAN_FALLBACK)
+		status = hvipi_issue(ctx, &plan, page);
+	local_irq_restore(flags);
+
+	sent = plan.kind == HVIPI_PLAN_NONE ||
+	       (plan.kind != HVIPI_PLAN_FALLBACK && hvipi_status_ok(status));
+	trace_hvipi_send(mask, cpu < 0 ? self : cpu, self, exclude_self,
+			 vector, plan.kind, plan.reason, plan.banks, status);
+	return sent;
+}
+
+void hvipi_ctx_send_IPI(const struct hvipi_ctx *ctx, int cpu, int vector)
+{
+	if (!hvipi_try(ctx, NULL, cpu < 0 ? INT_MAX : cpu, false, vector))
+		ctx->orig.send_IPI(cpu, vector);
+}
+
+void hvipi_ctx_send_IPI_mask(const struct hvipi_ctx *ctx,
+			     const struct cpumask *mask, int vector)
+{
+	if (!hvipi_try(ctx, mask, 0, false, vector))
+		ctx->orig.send_IPI_mask(mask, vector);
+}
+
+void hvipi_ctx_send_IPI_mask_allbutself(const struct hvipi_ctx *ctx,
+					const struct cpumask *mask, int vector)
+{
+	if (!hvipi_try(ctx, mask, 0, true, vector))
+		ctx->orig.send_IPI_mask_allbutself(mask, vector);
+}
+
+void hvipi_ctx_send_IPI_allbutself(const struct hvipi_ctx *ctx, int vector)
+{
+	if (!hvipi_try(ctx, cpu_online_mask, 0, true, vector))
+		ctx->orig.send_IPI_allbutself(vector);
+}
+
+void hvipi_ctx_send_IPI_all(const struct hvipi_ctx *ctx, int vector)
+{
+	if (!hvipi_try(ctx, cpu_online_mask, 0, false, vector))
+		ctx->orig.send_IPI_all(vector);
+}
+
+void hvipi_ctx_send_IPI_self(const struct hvipi_ctx *ctx, int vector)
+{
+	if (!hvipi_try(ctx, NULL, -1, false, vector))
+		ctx->orig.send_IPI_self(vector);
+}
+
+/* The ops installed into struct apic: the same on the live context. */
+static void hvipi_send_IPI(int cpu, int vector)
+{
+	hvipi_ctx_send_IPI(&hvipi_live, cpu, vector);
+}
+
+static void hvipi_send_IPI_mask(const struct cpumask *mask, int vector)
+{
+	hvipi_ctx_send_IPI_mask(&hvipi_live, mask, vector);
+}
+
+static void hvipi_send_IPI_mask_allbutself(const struct cpumask *mask,
+					   int vector)
+{
+	hvipi_ctx_send_IPI_mask_allbutself(&hvipi_live, mask, vector);
+}
+
+static void hvipi_send_IPI_allbutself(int vector)
+{
+	hvipi_ctx_send_IPI_allbutself(&hvipi_live, vector);
+}
+
+static void hvipi_send_IPI_all(int vector)
+{
+	hvipi_ctx_send_IPI_all(&hvipi_live, vector);
+}
+
+static void hvipi_send_IPI_self(int vector)
+{
+	hvipi_ctx_send_IPI_self(&hvipi_live, vector);
+}
+
+const struct hvipi_ops hvipi_apic_ops = {
+	.send_IPI			= hvipi_send_IPI,
+	.send_IPI_mask			= hvipi_send_IPI_mask,
+	.send_IPI_mask_allbutself	= hvipi_send_IPI_mask_allbutself,
+	.send_IPI_allbutself		= hvipi_send_IPI_allbutself,
+	.send_IPI_all			= hvipi_send_IPI_all,
+	.send_IPI_self			= hvipi_send_IPI_self,
+};

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hvipi_glue.h - the kernel glue around the verified hvipi core.
+ *
+ * All state the send path reads is in one struct hvipi_ctx: the live one
+ * (hvipi_live) is filled from the Hyper-V globals when the module switches
+ * the APIC ops; the self-test builds its own with a fake hypercall page,
+ * its own input pages and counting "original" ops, so testing never
+ * touches the live state.
+ */
+#ifndef HVIPI_GLUE_H
+#define HVIPI_GLUE_H
+
+#include <linux/cpumask.h>
+#include <linux/percpu.h>
+#include <linux/types.h>
+
+#include "hvipi.h"
+
+/* The APIC IPI ops the glue replaces, and falls back to. */
+struct hvipi_ops {
+	void (*send_IPI)(int cpu, int vector);
+	void (*send_IPI_mask)(const struct cpumask *mask, int vector);
+	void (*send_IPI_mask_allbutself)(const struct cpumask *mask, int vector);
+	void (*send_IPI_allbutself)(int vector);
+	void (*send_IPI_all)(int vector);
+	void (*send_IPI_self)(int vector);
+};
+
+struct hvipi_ctx {
+	void *hcall_pg;			/* call target; NULL: always fall back */
+	void * __percpu *input_arg;	/* per-CPU input page, or NULL */
+	const u32 *vp_index;		/* nr_cpu_ids entries */
+	const struct cpumask *present;	/* "all" format only for this set */
+	u32 hints;			/* HVIPI_HINT_* */
+	u32 page_size;			/* bytes of each input page */
+	bool xmm;			/* XMM-fast Ex allowed (with the hint) */
+	struct hvipi_ops orig;		/* fallback */
+};
+
+extern struct hvipi_ctx hvipi_live;
+
+/* Input-page fetches, per CPU: the self-test checks NMIs do none. */
+DECLARE_PER_CPU(unsigned long, hvipi_page_fetches);
+
+/* The six ops on an explicit context (the live ops call them on hvipi_live). */
+void hvipi_ctx_send_IPI(const struct hvipi_ctx *ctx, int cpu, int vector);
+void hvipi_ctx_send_IPI_mask(const struct hvipi_ctx *ctx,
+			     const struct cpumask *mask, int vector);
+void hvipi_ctx_send_IPI_mask_allbutself(const struct hvipi_ctx *ctx,
+					const struct cpumask *mask, int vector);
+void hvipi_ctx_send_IPI_allbutself(const struct hvipi_ctx *ctx, int vector);
+void hvipi_ctx_send_IPI_all(const struct hvipi_ctx *ctx, int vector);
+void hvipi_ctx_send_IPI_self(const struct hvipi_ctx *ctx, int vector);
+
+/* The ops installed into struct apic (they use hvipi_live). */
+extern const struct hvipi_ops hvipi_apic_ops;
+
+/* Self-test (hvipi_selftest.c): returns the number of failed tests. */
+int hvipi_selftest(void);
+
+/* The fake hypercall page (hvipi_fake_hcall.S) and the status it returns. */
+void hvipi_fake_hcall(void);
+void hvipi_fake_set_status(u64 status);
+
+/* Live APIC switch test (hvipi_main.c, test_switch=1 only). */
+int hvipi_live_switch_test(const char **skip);
+
+#endif /* HVIPI_GLUE_H */

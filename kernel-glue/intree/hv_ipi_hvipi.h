@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hv_ipi_hvipi.h - the Hyper-V PV IPI send path on the verified hvipi core,
+ * for arch/x86/hyperv/hv_apic.c.
+ *
+ * Both functions return true when the IPI was sent (or there was nothing
+ * to send) and false when the caller must use the native APIC op.
+ */
+#ifndef _HV_IPI_HVIPI_H
+#define _HV_IPI_HVIPI_H
+
+#include <linux/cpumask.h>
+#include <linux/types.h>
+
+bool hv_hvipi_send_mask(const struct cpumask *mask, int vector,
+			bool exclude_self);
+bool hv_hvipi_send_one(int cpu, int vector);
+
+#endif /* _HV_IPI_HVIPI_H */

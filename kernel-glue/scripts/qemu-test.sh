@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Boot Debian's own kernel ($KVER, the version of the headers hvipi.ko was
+# built against) in QEMU with TCG, insmod hvipi.ko from a busybox initramfs,
+# and check the KTAP self-test it prints.  QEMU emulates no Hyper-V here:
+# the module refuses to switch the APIC ops and the hypercall page in the
+# self-test is a fake recorder.
+#
+# Env: KVER MOD QEMU CACHE RES SMP_SIZES QEMU_TIMEOUT
+set -u
+QEMU_ACCEL=${QEMU_ACCEL:-tcg}
+mkdir -p "$QEMU" "$CACHE"
+
+pkg=linux-image-$KVER
+deb=$(ls "$CACHE"/${pkg}_*.deb 2>/dev/null | head -n 1)
+if [ -z "$deb" ]; then
+	(cd "$CACHE" && apt-get download "$pkg") || {
+		echo "qemu-test: cannot fetch $pkg"; echo "0 1" >"$RES/qemu-test.counts"; exit 1; }
+	deb=$(ls "$CACHE"/${pkg}_*.deb | head -n 1)
+fi
+img=$QEMU/image
+vmlinuz=$img/boot/vmlinuz-$KVER
+if [ ! -f "$vmlinuz" ] || [ "$deb" -nt "$vmlinuz" ]; then
+	rm -rf "$img"
+	dpkg -x "$deb" "$img" || exit 1
+fi
+
+# initramfs: static busybox, the module, an init that loads it and dumps
+# the KTAP lines from the kernel log to the console.
+root=$QEMU/initramfs
+rm -rf "$root"
+mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev"
+cp /bin/busybox "$root/bin/busybox"
+cp "$MOD/hvipi.ko" "$root/hvipi.ko"
+cat >"$root/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev 2>/dev/null
+echo "HVIPI-GUEST cpus=$(nproc) kernel=$(uname -r)"
+args=""
+grep -q hvipi_test_switch /proc/cmdline && args="test_switch=1"
+insmod /hvipi.ko $args
+echo "HVIPI-INSMOD rc=$? args=$args"
+dmesg | sed -e 's/^\[[ 0-9.]*\] //' | sed -n -e '/^KTAP version 1/,/^# hvipi: pass:/{p;d;}' -e '/^hvipi: /p'
+rmmod hvipi
+echo "HVIPI-RMMOD rc=$?"
+dmesg | sed -e 's/^\[[ 0-9.]*\] //' | grep -E 'BUG|WARNING|Oops|Call Trace' | head -n 20
+echo "HVIPI-DONE"
+poweroff -f
+INIT
+chmod +x "$root/init"
+initrd=$QEMU/initramfs.cpio.gz
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd" || exit 1
+
+tpass=0
+tfail=0
+# Each boot: a vCPU count, optionally ":switch" = boot with rodata=off and
+# load with test_switch=1 (the live APIC switch test, fake hypercall page).
+for boot in $SMP_SIZES; do
+	n=${boot%%:*}
+	append="console=ttyS0 quiet panic=-1"
+	live=no
+	case $boot in
+	*:switch) append="$append rodata=off hvipi_test_switch"; live=yes ;;
+	esac
+	log=$QEMU/boot-smp$n-$live.log
+	machine=""
+	accel=$QEMU_ACCEL
+	# Many vCPUs on few host cores: one TCG thread round-robin is several
+	# times faster than one host thread per vCPU (measured: 80 vCPUs, 2
+	# host cores: 53 s against 188 s).
+	if [ "$n" -gt 8 ]; then
+		machine="-machine q35"
+		[ "$accel" = tcg ] && accel=tcg,thread=single
+	fi
+	t0=$(date +%s.%N)
+	timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -accel "$accel" $machine -smp "$n" \
+		-m 512M -nographic -no-reboot -kernel "$vmlinuz" -initrd "$initrd" \
+		-append "$append" </dev/null >"$log" 2>&1
+	rc=$?
+	t1=$(date +%s.%N)
+	secs=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
+	tr -d '\r' <"$log" >"$log.txt"
+	echo "qemu-test: -smp $n (live switch test: $live): qemu exit $rc after ${secs}s (log $log)"
+
+	bad=""
+	[ "$rc" -eq 124 ] && bad="$bad timeout(${QEMU_TIMEOUT}s)"
+	grep -q '^HVIPI-DONE' "$log.txt" || bad="$bad no-HVIPI-DONE"
+	grep -q '^HVIPI-INSMOD rc=0' "$log.txt" || bad="$bad insmod-failed"
+	grep -q '^HVIPI-RMMOD rc=0' "$log.txt" || bad="$bad rmmod-failed"
+	grep -Eq 'BUG|WARNING:|Oops|Call Trace' "$log.txt" && bad="$bad kernel-splat"
+	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$log.txt" | head -n 1)
+	grep -q '^KTAP version 1' "$log.txt" || bad="$bad no-KTAP-header"
+	[ -n "$plan" ] || { bad="$bad no-KTAP-plan"; plan=0; }
+	ok=$(grep -E '^ok [0-9]+ - ' "$log.txt" | grep -vc '# SKIP')
+	skip=$(grep -E '^ok [0-9]+ - ' "$log.txt" | grep -c '# SKIP')
+	nok=$(grep -Ec '^not ok [0-9]+ - ' "$log.txt")
+	[ "$nok" -eq 0 ] || bad="$bad not-ok:$nok"
+	[ $((ok + nok + skip)) -eq "$plan" ] || bad="$bad ran-$((ok + nok + skip))-of-$plan"
+	if [ $live = yes ]; then
+		grep -Eq '^ok [0-9]+ - live_apic_switch[a-z_]*$' "$log.txt" || bad="$bad live-switch-test-not-passed"
+	fi
+	grep -q '^# hvipi: pass:' "$log.txt" || bad="$bad no-summary"
+
+	grep -o 'HVIPI-GUEST.*' "$log.txt"; grep '^hvipi: ' "$log.txt"
+	grep -E '^not ok|^    #|# SKIP' "$log.txt" | grep -v ' cases$' | head -n 40
+	grep -E '^# hvipi: ' "$log.txt"
+	missing=0
+	[ "$plan" -gt $((ok + nok + skip)) ] && missing=$((plan - ok - nok - skip))
+	tpass=$((tpass + ok))
+	tfail=$((tfail + nok + missing))
+	if [ -n "$bad" ]; then
+		echo "qemu-test: -smp $n (live switch test: $live): FAILED:$bad"
+		[ "$nok" -eq 0 ] && [ "$missing" -eq 0 ] && tfail=$((tfail + 1))
+	else
+		echo "qemu-test: -smp $n (live switch test: $live): KTAP $ok ok, $skip skipped, of $plan; boot+test ${secs}s"
+	fi
+done
+echo "$tpass $tfail" >"$RES/qemu-test.counts"
+[ "$tfail" -eq 0 ]

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "hvipi.h"
+#include "rx.h"
+
+#define CK_GUARD	64u
+#define CK_FILL		0xa5u
+/*
+ * Bytes of the page that are filled and checked: the whole page plus a
+ * guard beyond it, capped at 1 KiB (an Ex input is at most 24 + 8 * 64 =
+ * 536 bytes, so anything written beyond 1 KiB is far out of bounds anyway
+ * and checking 4 KiB per case would dominate the run time).
+ */
+#define CK_CHECK_MAX	1024u
+
+unsigned int ck_max_reports = 10;
+static unsigned int ck_reports;
+
+static uint64_t hv_page[(CK_PAGE_MAX + CK_GUARD) / 8];
+static uint64_t lr_page[(CK_PAGE_MAX + CK_GUARD) / 8];
+static struct or_sets ck_sets;
+
+static const char *const kind_name[5] = {
+	"NONE", "FAST", "EX_SPARSE", "EX_ALL", "FALLBACK"
+};
+static const char *const reason_name[7] = {
+	"-", "NOT_RECOMMENDED", "BAD_VECTOR", "VP_UNKNOWN",
+	"EX_NOT_RECOMMENDED", "VP_TOO_BIG", "NO_PAGE"
+};
+static const char *const lr_kind_name[5] = {
+	"NOOP", "FAST", "EX_SPARSE", "EX_ALL", "FALLBACK"
+};
+static const char *const lr_why_name[LR_WHY_COUNT] = {
+	"-", "NO_HINT", "VECTOR", "VP_INVAL", "NO_EX", "RANGE", "NO_PAGE"
+};
+
+static uint32_t ck_check_len(const struct ck_case *c)
+{
+	uint32_t n = c->have_page ? c->page_size + CK_GUARD : 0;
+
+	return n > CK_CHECK_MAX ? CK_CHECK_MAX : n;
+}
+
+static void ck_report(const struct ck_case *c, const char *what,
+		      const struct hvipi_plan *p, const struct or_expect *e)
+{
+	uint32_t cpu, shown = 0;
+
+	if (ck_reports++ >= ck_max_reports)
+		return;
+	fprintf(stderr, "FAIL: %s\n  nr=%u self=%u excl=%d vector=%#x hints=%#x page=%s size=%u present=%s\n",
+		what, c->nr, c->self, c->excl, c->vector, c->hints,
+		c->have_page ? "yes" : "NULL", c->page_size,
+		c->present ? "yes" : "NULL");
+	fprintf(stderr, "  targets (cpu:vp):");
+	for (cpu = 0; cpu < c->nr && shown < 24; cpu++) {
+		if (or_in_mask(c->mask, cpu)) {
+			fprintf(stderr, " %u:%#x%s", cpu, c->vp[cpu],
+				c->present && or_in_mask(c->present, cpu) ? "p" : "");
+			shown++;
+		}
+	}
+	fprintf(stderr, "%s\n", shown >= 24 ? " ..." : "");
+	if (p)
+		fprintf(stderr, "  plan: kind=%s reason=%s control=%#" PRIx64 " rdx=%#" PRIx64 " r8=%#" PRIx64 " vbm=%#" PRIx64 " banks=%u bytes=%u\n",
+			p->kind < 5 ? kind_name[p->kind] : "?",
+			p->reason < 7 ? reason_name[p->reason] : "?",
+			p->control, p->rdx, p->r8, p->valid_bank_mask,
+			p->banks, p->bytes);
+	if (e)
+		fprintf(stderr, "  expected: kind=%s reason=%s banks=%u bytes=%u\n",
+			kind_name[e->kind], reason_name[e->reason], e->nbanks,
+			e->bytes);
+}
+
+/* The receiver's set equals the oracle's target VP set. */
+static bool ck_same_set(const struct rx_result *r, const struct or_sets *s)
+{
+	uint32_t i;
+
+	if (r->all || r->nr_vps != s->nvps)
+		return false;
+	for (i = 0; i < s->nvps; i++)
+		if (!rx_vp_test(r, s->list[i]))
+			return false;
+	return true;
+}
+
+/* Decode a plan-shaped call; page bytes [0, bytes) only. */
+static int ck_decode(struct rx_result *r, uint64_t control, uint64_t rdx,
+		     uint64_t r8, const uint64_t *page, uint32_t bytes,
+		     bool xen)
+{
+	struct rx_call call;
+
+	memset(&call, 0, sizeof(call));
+	call.control = control;
+	call.rdx = rdx;
+	call.r8 = r8;
+	call.page = (const uint8_t *)page;
+	call.page_size = bytes;
+	call.xen = xen;
+	return rx_decode(&call, r);
+}
+
+static bool ck_untouched(const uint64_t *page, uint32_t from, uint32_t to)
+{
+	const uint8_t *b = (const uint8_t *)page;
+	uint32_t i;
+
+	for (i = from; i < to; i++)
+		if (b[i] != CK_FILL)
+			return false;
+	return true;
+}
+
+/* Check a plan against the expectation; decode it. */
+static bool ck_plan(const struct ck_case *c, const struct or_sets *s,
+		    const struct hvipi_plan *p, const struct or_expect *e,
+		    uint32_t checklen, struct rx_result *r)
+{
+	int x;
+
+	if (p->kind != e->kind || p->reason != e->reason) {
+		ck_report(c, "kind/reason differs from oracle", p, e);
+		return false;
+	}
+	switch (p->kind) {
+	case HVIPI_PLAN_NONE:
+	case HVIPI_PLAN_FALLBACK:
+		if (!ck_untouched(hv_page, 0, checklen)) {
+			ck_report(c, "page written without an Ex plan", p, e);
+			return false;
+		}
+		return true;
+	case HVIPI_PLAN_FAST:
+		if (!ck_untouched(hv_page, 0, checklen)) {
+			ck_report(c, "page written by a FAST plan", p, e);
+			return false;
+		}
+		for (x = 0; x < 2; x++) {
+			if (ck_decode(r, p->control, p->rdx, p->r8, NULL, 0, x) ||
+			    !r->delivered || r->vector != c->vector ||
+			    !ck_same_set(r, s)) {
+				ck_report(c, x ? "FAST: Xen receiver disagrees" :
+					  "FAST: KVM receiver disagrees", p, e);
+				fprintf(stderr, "  rx: status=%u why=%s nr_vps=%u expected %u\n",
+					r->status, r->why, r->nr_vps, s->nvps);
+				return false;
+			}
+		}
+		return true;
+	default:
+		break;
+	}
+	/* Ex */
+	if (p->bytes != e->bytes || (p->kind == HVIPI_PLAN_EX_SPARSE &&
+				     p->banks != e->nbanks)) {
+		ck_report(c, "Ex: bytes/banks not compact", p, e);
+		return false;
+	}
+	if (!ck_untouched(hv_page, p->bytes, checklen)) {
+		ck_report(c, "page written beyond plan.bytes", p, e);
+		return false;
+	}
+	for (x = 0; x < 2; x++) {
+		if (ck_decode(r, p->control, p->rdx, p->r8, hv_page, p->bytes, x) ||
+		    !r->delivered || r->vector != c->vector ||
+		    r->bytes_read != p->bytes ||
+		    (p->kind == HVIPI_PLAN_EX_ALL ? !r->all : !ck_same_set(r, s))) {
+			ck_report(c, x ? "Ex: Xen receiver disagrees" :
+				  "Ex: KVM receiver disagrees", p, e);
+			fprintf(stderr, "  rx: status=%u why=%s all=%d nr_vps=%u expected %u read=%zu\n",
+				r->status, r->why, r->all, r->nr_vps, s->nvps,
+				r->bytes_read);
+			return false;
+		}
+	}
+	if (p->kind == HVIPI_PLAN_EX_ALL &&
+	    (!s->mask_is_present || s->exclude_self)) {
+		ck_report(c, "EX_ALL while target set != present set", p, e);
+		return false;
+	}
+	return true;
+}
+
+static bool ck_linux(const struct ck_case *c, const struct or_sets *s,
+		     const struct hvipi_plan *p, const struct rx_result *hr,
+		     struct ck_stats *st)
+{
+	struct lr_out lo;
+	struct rx_result lr;
+	uint32_t hk = p->kind, lk;
+	bool hv_sends, lr_sends;
+
+	if (c->have_page)
+		memset(lr_page, CK_FILL, ck_check_len(c));
+	linux_ref_mask(&lo, c->mask, c->present, c->nr, c->vp, c->self,
+		       c->excl, c->vector, c->hints,
+		       c->have_page ? lr_page : NULL, c->page_size);
+	lk = lo.kind;
+	st->lr_cases++;
+	st->matrix[hk][lk]++;
+	if ((hk == HVIPI_PLAN_NONE) != (lk == LR_NOOP)) {
+		ck_report(c, "hvipi and Linux disagree on a no-op", p, NULL);
+		return false;
+	}
+	hv_sends = hk == HVIPI_PLAN_FAST || hk == HVIPI_PLAN_EX_SPARSE ||
+		   hk == HVIPI_PLAN_EX_ALL;
+	lr_sends = lk == LR_FAST || lk == LR_EX_SPARSE || lk == LR_EX_ALL;
+	if (hv_sends && lk == LR_FALLBACK)
+		st->hv_send_lr_fb[lo.why]++;
+	if (lr_sends && hk == HVIPI_PLAN_FALLBACK)
+		st->lr_send_hv_fb[p->reason]++;
+	if (hk == HVIPI_PLAN_FAST && (lk == LR_EX_SPARSE || lk == LR_EX_ALL ||
+				      (lk == LR_FALLBACK && lo.last_cpu_ex))) {
+		st->lr_ex_hv_fast++;
+		if (lo.last_cpu_ex)
+			st->lr_last_cpu_ex++;
+	}
+	if ((lk == LR_EX_SPARSE || lk == LR_EX_ALL) && lo.written > lo.bytes)
+		st->lr_written_beyond++;
+	if (!lr_sends)
+		return true;
+	if (ck_decode(&lr, lo.control, lo.rdx, lo.r8,
+		      lk == LR_FAST ? NULL : lr_page, lo.bytes, false) ||
+	    !lr.delivered || lr.vector != c->vector) {
+		ck_report(c, "Linux reference: receiver rejects", p, NULL);
+		fprintf(stderr, "  rx: status=%u why=%s\n", lr.status, lr.why);
+		return false;
+	}
+	if (lr.all ? !(s->mask_is_present && !s->exclude_self) :
+	    !ck_same_set(&lr, s)) {
+		ck_report(c, "Linux reference: wrong VP set", p, NULL);
+		return false;
+	}
+	if (!hv_sends)
+		return true;
+	st->both_sent++;
+	if (hr->all != lr.all) {
+		st->all_vs_sparse++;
+	} else if (!hr->all && (hr->nr_vps != lr.nr_vps ||
+				memcmp(hr->vps, lr.vps, sizeof(hr->vps)))) {
+		ck_report(c, "hvipi and Linux interrupt different VP sets", p, NULL);
+		return false;
+	}
+	if (hk == HVIPI_PLAN_EX_SPARSE && lk == LR_EX_SPARSE) {
+		st->both_sparse++;
+		st->hv_sparse_bytes += p->bytes;
+		st->lr_sparse_bytes += lo.bytes;
+		if (p->bytes != lo.bytes)
+			st->sparse_bytes_differ++;
+	}
+	return true;
+}
+
+bool ck_run(const struct ck_case *c, const struct or_sets *s,
+	    struct ck_stats *st, bool vs_linux)
+{
+	struct hvipi_plan p;
+	struct or_expect e;
+	struct rx_result r;
+	uint32_t checklen = ck_check_len(c);
+	bool ok;
+
+	if (!s) {
+		or_sets(&ck_sets, c->mask, c->present, c->nr, c->vp, c->self,
+			c->excl);
+		s = &ck_sets;
+	}
+	or_expect(&e, s, c->vector, c->hints, c->have_page, c->page_size);
+	if (checklen)
+		memset(hv_page, CK_FILL, checklen);
+	memset(&p, 0x5a, sizeof(p));
+	hvipi_plan_mask(&p, c->mask, c->present, c->nr, c->vp, c->self,
+			c->excl, c->vector, c->hints,
+			c->have_page ? hv_page : NULL, c->page_size);
+	st->cases++;
+	if (p.kind < 5)
+		st->kind[p.kind]++;
+	if (p.reason < 7)
+		st->reason[p.reason]++;
+	memset(&r, 0, sizeof(r));
+	ok = ck_plan(c, s, &p, &e, checklen, &r);
+	if (ok && vs_linux)
+		ok = ck_linux(c, s, &p, &r, st);
+	if (!ok)
+		st->failures++;
+	return ok;
+}
+
+bool ck_run_one(uint32_t cpu, uint32_t nr, const uint32_t *vp,
+		uint32_t vector, uint32_t hints, bool have_page,
+		uint32_t page_size, struct ck_stats *st)
+{
+	unsigned long mask[HVIPI_MASK_WORDS(8192u) + 1];
+	struct hvipi_plan p;
+	struct or_expect e;
+	struct rx_result r;
+	struct ck_case c;
+	bool ok;
+
+	memset(mask, 0, sizeof(mask));
+	if (cpu < 64u * (sizeof(mask) / sizeof(mask[0])))
+		mask[cpu / 64u] = 1ul << (cpu % 64u);
+	memset(&c, 0, sizeof(c));
+	c.mask = mask;
+	c.nr = nr;
+	c.vp = vp;
+	c.self = cpu;
+	c.vector = vector;
+	c.hints = hints;
+	c.have_page = have_page;
+	c.page_size = page_size;
+	or_sets(&ck_sets, mask, NULL, nr, vp, cpu, false);
+	or_expect(&e, &ck_sets, vector, hints, have_page, page_size);
+	if (ck_check_len(&c))
+		memset(hv_page, CK_FILL, ck_check_len(&c));
+	memset(&p, 0x5a, sizeof(p));
+	hvipi_plan_one(&p, cpu, nr, vp, vector, hints,
+		       have_page ? hv_page : NULL, page_size);
+	st->cases++;
+	ok = ck_plan(&c, &ck_sets, &p, &e, ck_check_len(&c), &r);
+	if (!ok) {
+		fprintf(stderr, "  (hvipi_plan_one, cpu %u)\n", cpu);
+		st->failures++;
+	}
+	return ok;
+}
+
+void ck_print_kinds(const char *suite, const struct ck_stats *st)
+{
+	int i;
+
+	printf("%s: plans:", suite);
+	for (i = 0; i < 5; i++)
+		printf(" %s=%" PRIu64, kind_name[i], st->kind[i]);
+	printf("\n%s: fallback reasons:", suite);
+	for (i = 1; i < 7; i++)
+		printf(" %s=%" PRIu64, reason_name[i], st->reason[i]);
+	printf("\n");
+}
+
+void ck_print_linux(const char *suite, const struct ck_stats *st)
+{
+	int i, j;
+
+	printf("%s: vs Linux reference, %" PRIu64 " cases; rows hvipi, columns Linux:\n",
+	       suite, st->lr_cases);
+	printf("  %-10s", "");
+	for (j = 0; j < 5; j++)
+		printf(" %10s", lr_kind_name[j]);
+	printf("\n");
+	for (i = 0; i < 5; i++) {
+		printf("  %-10s", kind_name[i]);
+		for (j = 0; j < 5; j++)
+			printf(" %10" PRIu64, st->matrix[i][j]);
+		printf("\n");
+	}
+	printf("  both send, same VP set checked: %" PRIu64 " (all vs sparse: %" PRIu64 ")\n",
+	       st->both_sent, st->all_vs_sparse);
+	printf("  both sparse Ex: %" PRIu64 ", bytes differ (compact vs dense) in %" PRIu64
+	       "; bytes sent hvipi %" PRIu64 " vs Linux %" PRIu64 "\n",
+	       st->both_sparse, st->sparse_bytes_differ, st->hv_sparse_bytes,
+	       st->lr_sparse_bytes);
+	printf("  Linux goes Ex (or falls back from Ex) where hvipi is FAST: %" PRIu64
+	       " (last-CPU look: %" PRIu64 ")\n", st->lr_ex_hv_fast,
+	       st->lr_last_cpu_ex);
+	printf("  Linux wrote page bytes beyond those sent: %" PRIu64 "\n",
+	       st->lr_written_beyond);
+	printf("  hvipi sends, Linux falls back:");
+	for (i = 1; i < LR_WHY_COUNT; i++)
+		printf(" %s=%" PRIu64, lr_why_name[i], st->hv_send_lr_fb[i]);
+	printf("\n  Linux sends, hvipi falls back:");
+	for (i = 1; i < 7; i++)
+		printf(" %s=%" PRIu64, reason_name[i], st->lr_send_hv_fb[i]);
+	printf("\n");
+}
+
+void ck_write_counts(uint64_t passed, uint64_t failed)
+{
+	const char *path = getenv("HVIPI_COUNTS");
+	FILE *f;
+
+	if (!path || !*path)
+		return;
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	fprintf(f, "%" PRIu64 " %" PRIu64 "\n", passed, failed);
+	fclose(f);
+}
