@@ -13,14 +13,19 @@
 
 uint64_t hvipi_control(uint32_t code, bool fast, uint32_t var_hdr)
 {
-	/* The fields do not overlap, so + assembles them as | would. */
-	return (uint64_t)code + ((uint64_t)fast << HVIPI_CTL_FAST_SHIFT) +
-	       ((uint64_t)var_hdr << HVIPI_CTL_VARHDR_SHIFT);
+	/*
+	 * The fields do not overlap, so + and * place them as | and << would;
+	 * WP reasons about + and * natively.
+	 */
+	return (uint64_t)code +
+	       (uint64_t)fast * (1ull << HVIPI_CTL_FAST_SHIFT) +
+	       (uint64_t)var_hdr * (1ull << HVIPI_CTL_VARHDR_SHIFT);
 }
 
 bool hvipi_status_ok(uint64_t status)
 {
-	return (status & 0xffffu) == 0;
+	/* Bits 15:0 are status % 2^16 (the compiler emits the same AND). */
+	return status % 0x10000u == 0;
 }
 
 /* What the first pass learns about the target set. */
@@ -33,53 +38,90 @@ struct hvipi_scan {
 	bool huge;	/* a target VP is in 4096..HVIPI_VP_INVAL-1 */
 };
 
-static void hvipi_scan_cpu(struct hvipi_scan *s, uint32_t vp)
+/*@ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
+  @ assigns \nothing;
+  @ ensures any: \result.any <==> !no_target(HVIPI_SEND);
+  @ ensures unknown: \result.unknown <==> some_vp_unknown(HVIPI_SEND);
+  @ ensures huge: \result.huge <==> some_vp_too_big(HVIPI_SEND);
+  @ ensures high: \result.high <==> \exists integer c;
+  @   target(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096;
+  @ ensures low: \forall integer v; 0 <= v < 64 ==>
+  @   (bit64(\result.low, v) <==> vp_target(HVIPI_SEND, v));
+  @ ensures banks: \forall integer k; 0 <= k < 64 ==>
+  @   (bit64(\result.banks, k) <==> bank_used(HVIPI_SEND, k));
+  @*/
+static struct hvipi_scan hvipi_scan(const unsigned long *mask,
+				    uint32_t nr_cpu_ids,
+				    const uint32_t *vp_index, uint32_t self,
+				    bool exclude_self)
 {
-	if (vp == HVIPI_VP_INVAL) {
-		s->unknown = true;
-	} else if (vp >= HVIPI_VP_LIMIT) {
-		s->huge = true;
-	} else {
-		s->banks |= 1ull << (vp / 64u);
-		if (vp < HVIPI_FAST_VP_LIMIT)
-			s->low |= 1ull << vp;
-		else
-			s->high = true;
-	}
-}
+	struct hvipi_scan s;
+	uint64_t low = 0, banks = 0;
+	bool any = false, unknown = false, high = false, huge = false;
+	uint32_t cpu = 0;
 
-static void hvipi_scan(struct hvipi_scan *s, const unsigned long *mask,
-		       uint32_t nr_cpu_ids, const uint32_t *vp_index,
-		       uint32_t self, bool exclude_self)
-{
-	uint32_t nwords = HVIPI_MASK_WORDS(nr_cpu_ids);
-	uint32_t w, b;
+	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
+	  @ loop invariant any: any <==> \exists integer c;
+	  @   0 <= c < cpu && target(HVIPI_SEND, c);
+	  @ loop invariant unknown: unknown <==> \exists integer c;
+	  @   0 <= c < cpu && target(HVIPI_SEND, c) &&
+	  @   vp_index[c] == HVIPI_VP_INVAL;
+	  @ loop invariant huge: huge <==> \exists integer c;
+	  @   0 <= c < cpu && target(HVIPI_SEND, c) &&
+	  @   4096 <= vp_index[c] < HVIPI_VP_INVAL;
+	  @ loop invariant high: high <==> \exists integer c;
+	  @   0 <= c < cpu && target(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096;
+	  @ loop invariant low: \forall integer v; 0 <= v < 64 ==>
+	  @   (bit64(low, v) <==> \exists integer c;
+	  @     0 <= c < cpu && target(HVIPI_SEND, c) && vp_index[c] == v);
+	  @ loop invariant banks: \forall integer k; 0 <= k < 64 ==>
+	  @   (bit64(banks, k) <==> \exists integer c;
+	  @     0 <= c < cpu && target(HVIPI_SEND, c) &&
+	  @     vp_index[c] < 4096 && vp_index[c] / 64 == k);
+	  @ loop assigns cpu, low, banks, any, unknown, high, huge;
+	  @ loop variant nr_cpu_ids - cpu;
+	  @*/
+	while (cpu < nr_cpu_ids) {
+		unsigned long word = mask[cpu / 64u];
+		uint32_t vp;
 
-	s->low = 0;
-	s->banks = 0;
-	s->any = false;
-	s->unknown = false;
-	s->high = false;
-	s->huge = false;
-
-	for (w = 0; w < nwords; w++) {
-		unsigned long bits = mask[w];
-		uint32_t base = w * 64u;
-		uint32_t lim = nr_cpu_ids - base < 64u ? nr_cpu_ids - base : 64u;
-
-		if (bits == 0)
+		if (cpu % 64u == 0 && word == 0) {
+			/* A whole empty word: none of its 64 CPUs is a target. */
+			/*@ assert empty_word: \forall integer c;
+			  @   cpu <= c < cpu + 64 ==> !cpu_in(mask, c); */
+			cpu = nr_cpu_ids - cpu <= 64u ? nr_cpu_ids : cpu + 64u;
 			continue;
-		for (b = 0; b < lim; b++) {
-			uint32_t cpu = base + b;
-
-			if (((bits >> b) & 1u) == 0)
-				continue;
-			if (exclude_self && cpu == self)
-				continue;
-			s->any = true;
-			hvipi_scan_cpu(s, vp_index[cpu]);
 		}
+		if (((word >> (cpu % 64u)) & 1u) == 0 ||
+		    (exclude_self && cpu == self)) {
+			/*@ assert not_target: !target(HVIPI_SEND, cpu); */
+			cpu++;
+			continue;
+		}
+		/*@ assert is_target: target(HVIPI_SEND, cpu); */
+		any = true;
+		vp = vp_index[cpu];
+		if (vp == HVIPI_VP_INVAL) {
+			unknown = true;
+		} else if (vp >= HVIPI_VP_LIMIT) {
+			huge = true;
+		} else {
+			banks |= 1ull << (vp / 64u);
+			if (vp < HVIPI_FAST_VP_LIMIT)
+				low |= 1ull << vp;
+			else
+				high = true;
+		}
+		cpu++;
 	}
+	s.low = low;
+	s.banks = banks;
+	s.any = any;
+	s.unknown = unknown;
+	s.high = high;
+	s.huge = huge;
+	return s;
 }
 
 /*
@@ -87,10 +129,32 @@ static void hvipi_scan(struct hvipi_scan *s, const unsigned long *mask,
  * bank k's word is stored in a compacted sparse set.  Returns the
  * number of set bits.
  */
+/*@ requires \valid(rank + (0 .. 63));
+  @ assigns rank[0 .. 63];
+  @ ensures count: \result == popcount64(banks) && \result <= 64;
+  @ ensures rank_def: \forall integer k; 0 <= k < 64 ==>
+  @   rank[k] == bits_below(banks, k);
+  @ ensures rank_fits: \forall integer k; 0 <= k < 64 && bit64(banks, k) ==>
+  @   rank[k] < \result;
+  @ ensures rank_injective: \forall integer k1, k2;
+  @   0 <= k1 < 64 && 0 <= k2 < 64 && bit64(banks, k1) && bit64(banks, k2) &&
+  @   rank[k1] == rank[k2] ==> k1 == k2;
+  @*/
 static uint32_t hvipi_rank(uint64_t banks, uint8_t rank[64])
 {
 	uint32_t k, r = 0;
 
+	/*@ loop invariant 0 <= k <= 64;
+	  @ loop invariant count: r == bits_below(banks, k) && r <= k;
+	  @ loop invariant rank_def: \forall integer j; 0 <= j < k ==>
+	  @   rank[j] == bits_below(banks, j);
+	  @ loop invariant rank_fits: \forall integer j;
+	  @   0 <= j < k && bit64(banks, j) ==> rank[j] < r;
+	  @ loop invariant rank_increasing: \forall integer j1, j2;
+	  @   0 <= j1 < j2 < k && bit64(banks, j1) ==> rank[j1] < rank[j2];
+	  @ loop assigns k, r, rank[0 .. 63];
+	  @ loop variant 64 - k;
+	  @*/
 	for (k = 0; k < 64u; k++) {
 		rank[k] = (uint8_t)r;
 		r += (uint32_t)((banks >> k) & 1u);
@@ -98,67 +162,136 @@ static uint32_t hvipi_rank(uint64_t banks, uint8_t rank[64])
 	return r;
 }
 
+/*@ // Bit i of compacted bank word j is owed to a target CPU below hi.
+  @ predicate bank_bit{L}(unsigned long *m, integer nr, uint32_t *t,
+  @                       integer self, integer excl, uint8_t *rank,
+  @                       integer hi, integer j, integer i) =
+  @   \exists integer c; 0 <= c < hi && target(m, nr, t, self, excl, c) &&
+  @     t[c] < 4096 && rank[t[c] / 64] == j && t[c] % 64 == i;
+  @*/
+
 /* Second pass: OR each target VP into its compacted bank word. */
+/*@ requires nbanks <= 64;
+  @ requires \valid(bank_words + (0 .. nbanks - 1));
+  @ requires \valid_read(rank + (0 .. 63));
+  @ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires \separated(bank_words + (0 .. nbanks - 1), rank + (0 .. 63),
+  @   mask + (0 .. mask_words(nr_cpu_ids) - 1), vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires rank_fits: \forall integer c; target(HVIPI_SEND, c) &&
+  @   vp_index[c] < 4096 ==> rank[vp_index[c] / 64] < nbanks;
+  @ assigns bank_words[0 .. nbanks - 1];
+  @ ensures words: \forall integer j, i; 0 <= j < nbanks && 0 <= i < 64 ==>
+  @   (bit64(bank_words[j], i) <==>
+  @    bank_bit{Pre}(HVIPI_SEND, rank, nr_cpu_ids, j, i));
+  @*/
 static void hvipi_fill_banks(uint64_t *bank_words, uint32_t nbanks,
 			     const uint8_t rank[64], const unsigned long *mask,
 			     uint32_t nr_cpu_ids, const uint32_t *vp_index,
 			     uint32_t self, bool exclude_self)
 {
-	uint32_t nwords = HVIPI_MASK_WORDS(nr_cpu_ids);
-	uint32_t i, w, b;
+	uint32_t i, cpu = 0;
 
+	/*@ loop invariant 0 <= i <= nbanks;
+	  @ loop invariant \forall integer j; 0 <= j < i ==> bank_words[j] == 0;
+	  @ loop assigns i, bank_words[0 .. nbanks - 1];
+	  @ loop variant nbanks - i;
+	  @*/
 	for (i = 0; i < nbanks; i++)
 		bank_words[i] = 0;
 
-	for (w = 0; w < nwords; w++) {
-		unsigned long bits = mask[w];
-		uint32_t base = w * 64u;
-		uint32_t lim = nr_cpu_ids - base < 64u ? nr_cpu_ids - base : 64u;
+	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
+	  @ loop invariant words: \forall integer j, i;
+	  @   0 <= j < nbanks && 0 <= i < 64 ==>
+	  @   (bit64(bank_words[j], i) <==>
+	  @    bank_bit{Pre}(HVIPI_SEND, rank, cpu, j, i));
+	  @ loop assigns cpu, bank_words[0 .. nbanks - 1];
+	  @ loop variant nr_cpu_ids - cpu;
+	  @*/
+	while (cpu < nr_cpu_ids) {
+		unsigned long word = mask[cpu / 64u];
+		uint32_t vp;
 
-		if (bits == 0)
+		if (cpu % 64u == 0 && word == 0) {
+			/*@ assert empty_word: \forall integer c;
+			  @   cpu <= c < cpu + 64 ==> !cpu_in{Pre}(mask, c); */
+			cpu = nr_cpu_ids - cpu <= 64u ? nr_cpu_ids : cpu + 64u;
 			continue;
-		for (b = 0; b < lim; b++) {
-			uint32_t cpu = base + b;
-			uint32_t vp;
-
-			if (((bits >> b) & 1u) == 0)
-				continue;
-			if (exclude_self && cpu == self)
-				continue;
-			vp = vp_index[cpu];
-			if (vp < HVIPI_VP_LIMIT)
-				bank_words[rank[vp / 64u]] |= 1ull << (vp % 64u);
 		}
+		if (((word >> (cpu % 64u)) & 1u) != 0 &&
+		    !(exclude_self && cpu == self)) {
+			/*@ assert is_target: target{Pre}(HVIPI_SEND, cpu); */
+			vp = vp_index[cpu];
+			if (vp < HVIPI_VP_LIMIT) {
+				uint32_t j = rank[vp / 64u];
+				uint64_t old = bank_words[j];
+
+				bank_words[j] = old | (1ull << (vp % 64u));
+				/*@ assert set_bit: \forall integer i; 0 <= i < 64 ==>
+				  @   (bit64(bank_words[j], i) <==>
+				  @    (bit64(old, i) || i == vp % 64)); */
+				/*@ assert others: \forall integer k;
+				  @   0 <= k < nbanks && k != j ==>
+				  @   bank_words[k] == \at(bank_words[k], LoopCurrent); */
+			}
+		} else {
+			/*@ assert not_target: !target{Pre}(HVIPI_SEND, cpu); */
+		}
+		cpu++;
 	}
 }
 
 /* Does the target set (self kept) equal the present set? */
+/*@ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires \valid_read(present + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ assigns \nothing;
+  @ ensures same: \result <==> same_cpus(mask, present, nr_cpu_ids);
+  @*/
 static bool hvipi_same_set(const unsigned long *mask,
 			   const unsigned long *present, uint32_t nr_cpu_ids)
 {
-	uint32_t nwords = HVIPI_MASK_WORDS(nr_cpu_ids);
-	uint32_t w, b;
+	uint32_t cpu = 0;
 
-	for (w = 0; w < nwords; w++) {
-		uint32_t base = w * 64u;
-		uint32_t lim = nr_cpu_ids - base < 64u ? nr_cpu_ids - base : 64u;
-		unsigned long a = mask[w], p = present[w];
+	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
+	  @ loop invariant same: \forall integer c; 0 <= c < cpu ==>
+	  @   (cpu_in(mask, c) <==> cpu_in(present, c));
+	  @ loop assigns cpu;
+	  @ loop variant nr_cpu_ids - cpu;
+	  @*/
+	while (cpu < nr_cpu_ids) {
+		unsigned long a = mask[cpu / 64u], p = present[cpu / 64u];
 
-		if (a == p)
+		if (cpu % 64u == 0 && a == p) {
+			/*@ assert same_word: \forall integer c;
+			  @   cpu <= c < cpu + 64 ==>
+			  @   (cpu_in(mask, c) <==> cpu_in(present, c)); */
+			cpu = nr_cpu_ids - cpu <= 64u ? nr_cpu_ids : cpu + 64u;
 			continue;
-		for (b = 0; b < lim; b++)
-			if (((a >> b) & 1u) != ((p >> b) & 1u))
-				return false;
+		}
+		if (((a >> (cpu % 64u)) & 1u) != ((p >> (cpu % 64u)) & 1u))
+			return false;
+		cpu++;
 	}
 	return true;
 }
 
+/*@ requires \valid(plan);
+  @ requires reason != HVIPI_FB_NONE;
+  @ assigns plan->kind, plan->reason;
+  @ ensures plan->kind == HVIPI_PLAN_FALLBACK && plan->reason == reason;
+  @*/
 static void hvipi_fallback(struct hvipi_plan *plan, uint32_t reason)
 {
 	plan->kind = HVIPI_PLAN_FALLBACK;
 	plan->reason = reason;
 }
 
+/*@ requires \valid(plan);
+  @ assigns *plan;
+  @ ensures plan->kind == HVIPI_PLAN_NONE && plan->reason == HVIPI_FB_NONE &&
+  @   plan->control == 0 && plan->rdx == 0 && plan->r8 == 0 &&
+  @   plan->valid_bank_mask == 0 && plan->banks == 0 && plan->bytes == 0;
+  @*/
 static void hvipi_plan_clear(struct hvipi_plan *plan)
 {
 	plan->kind = HVIPI_PLAN_NONE;
@@ -182,7 +315,7 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 	uint32_t nbanks;
 
 	hvipi_plan_clear(plan);
-	hvipi_scan(&s, mask, nr_cpu_ids, vp_index, self, exclude_self);
+	s = hvipi_scan(mask, nr_cpu_ids, vp_index, self, exclude_self);
 
 	if (!s.any)
 		return;

@@ -13,13 +13,18 @@
  *                        bytes [0, 24) of the input page
  *   HVIPI_PLAN_FALLBACK  use the native APIC; plan.reason says why
  *
- * The ACSL contracts that say exactly what each function guarantees are in
- * the headers under spec/ (hvipi_contracts.h), next to these declarations.
+ * Each declaration below carries its ACSL contract: what WP proves of it.
+ * The logic it uses (targets, the receiver's reading, selection rules) is
+ * defined in spec/; a claim's name is the label of its ensures clause.
  */
 #ifndef HVIPI_H
 #define HVIPI_H
 
 #include "hvipi_types.h"
+
+#if defined(__FRAMAC__) || defined(HVIPI_WITH_SPEC)
+#include "../spec/hvipi_spec.h"
+#endif
 
 /* Hypercall codes and control-word fields (TLFS). */
 #define HVIPI_CALL_SEND_IPI	0x000bu	/* HvCallSendSyntheticClusterIpi */
@@ -84,10 +89,15 @@ struct hvipi_plan {
 	uint64_t control;	/* hypercall control word (rcx) */
 	uint64_t rdx;		/* FAST: vector; Ex: 0, the glue puts the page GPA */
 	uint64_t r8;		/* FAST: VP mask; otherwise 0 */
-	uint64_t valid_bank_mask; /* EX_SPARSE: the banks sent */
-	uint32_t banks;		/* EX_SPARSE: bank words sent (variable header) */
+	uint64_t valid_bank_mask; /* sparse rule: the non-empty banks (also set
+				   * when it falls back for NO_PAGE) */
+	uint32_t banks;		/* sparse rule: their number, the variable-header
+				 * size (also set on that NO_PAGE fallback) */
 	uint32_t bytes;		/* Ex: input bytes written to the page */
 };
+
+/* The target set of a send, as the spec's predicates take it. */
+#define HVIPI_SEND mask, nr_cpu_ids, vp_index, self, exclude_self
 
 /* Number of unsigned longs in a cpumask of nr_cpu_ids bits. */
 #define HVIPI_MASK_WORDS(nr)	(((nr) / 64u) + (((nr) % 64u) != 0u))
@@ -110,6 +120,119 @@ struct hvipi_plan {
  *
  * Writes only *plan, and page bytes [0, plan->bytes) when the plan is Ex.
  */
+/*@ // The five arguments that describe the target set, for the predicates.
+  @ requires plan_valid: \valid(plan);
+  @ requires mask_valid:
+  @   \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires present_valid: present == \null ||
+  @   \valid_read(present + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires table_valid: \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires page_valid: page == \null || \valid(page + (0 .. page_size / 8 - 1));
+  @ requires separated: \separated(plan,
+  @   mask + (0 .. mask_words(nr_cpu_ids) - 1),
+  @   vp_index + (0 .. nr_cpu_ids - 1), page + (0 .. page_size / 8 - 1));
+  @ requires separated_present: present == \null ||
+  @   \separated(present + (0 .. mask_words(nr_cpu_ids) - 1),
+  @               plan, page + (0 .. page_size / 8 - 1));
+  @ assigns *plan, page[0 .. page_size / 8 - 1];
+  @
+  @ ensures reason_iff_fallback:
+  @   (plan->reason == HVIPI_FB_NONE) <==> (plan->kind != HVIPI_PLAN_FALLBACK);
+  @ ensures page_bounds: plan->bytes <= page_size &&
+  @   \forall integer i; plan->bytes / 8 <= i < page_size / 8 ==>
+  @     page[i] == \old(page[i]);
+  @
+  @ behavior nothing_to_do:
+  @   assumes no_target(HVIPI_SEND);
+  @   ensures kind: plan->kind == HVIPI_PLAN_NONE && plan->bytes == 0;
+  @ behavior not_recommended:
+  @   assumes !no_target(HVIPI_SEND) && !hint_cluster(hints);
+  @   ensures fallback_exact: plan->kind == HVIPI_PLAN_FALLBACK &&
+  @     plan->reason == HVIPI_FB_NOT_RECOMMENDED;
+  @ behavior bad_vector:
+  @   assumes !no_target(HVIPI_SEND) && hint_cluster(hints) &&
+  @     !vector_ok(vector);
+  @   ensures fallback_exact: plan->kind == HVIPI_PLAN_FALLBACK &&
+  @     plan->reason == HVIPI_FB_BAD_VECTOR;
+  @ behavior fast:
+  @   assumes sel_gate(HVIPI_SEND, vector, hints) &&
+  @     all_vps_fast(HVIPI_SEND);
+  @   ensures fast_exact: plan->kind == HVIPI_PLAN_FAST;
+  @   ensures well_formed:
+  @     ctl_is(plan->control, HVIPI_CALL_SEND_IPI, 1, 0) &&
+  @     plan->rdx == vector && 0 <= plan->rdx < 4294967296 && plan->bytes == 0;
+  @   ensures bit_coverage: \forall integer v; 0 <= v < 64 ==>
+  @     (bit64(plan->r8, v) <==> vp_target(HVIPI_SEND, v));
+  @   ensures no_vp_lost: \forall integer c; target(HVIPI_SEND, c) ==>
+  @     fast_reads(plan->r8, vp_index[c]);
+  @   ensures no_spurious_vp: \forall integer v; fast_reads(plan->r8, v) ==>
+  @     vp_target(HVIPI_SEND, v);
+  @ behavior all_format:
+  @   assumes sel_gate(HVIPI_SEND, vector, hints) &&
+  @     !all_vps_fast(HVIPI_SEND) &&
+  @     all_format_ok(mask, present, nr_cpu_ids, exclude_self, hints);
+  @   ensures all_exact: page_holds(page, page_size, HVIPI_EX_HDR_BYTES) ==>
+  @     plan->kind == HVIPI_PLAN_EX_ALL;
+  @   ensures fallback_exact: !page_holds(page, page_size, HVIPI_EX_HDR_BYTES) ==>
+  @     plan->kind == HVIPI_PLAN_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE;
+  @   ensures well_formed: plan->kind == HVIPI_PLAN_EX_ALL ==>
+  @     ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, 0) &&
+  @     ex_header(page, vector, HVIPI_FORMAT_ALL) && page[2] == 0 &&
+  @     plan->bytes == HVIPI_EX_HDR_BYTES;
+  @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_ALL ==>
+  @     exclude_self == 0 && same_cpus(mask, present, nr_cpu_ids);
+  @ behavior vp_unknown:
+  @   assumes sel_sparse(mask, present, nr_cpu_ids, vp_index, self,
+  @     exclude_self, vector, hints) && some_vp_unknown(HVIPI_SEND);
+  @   ensures fallback_exact: plan->kind == HVIPI_PLAN_FALLBACK &&
+  @     plan->reason == HVIPI_FB_VP_UNKNOWN;
+  @ behavior ex_not_recommended:
+  @   assumes sel_sparse(mask, present, nr_cpu_ids, vp_index, self,
+  @     exclude_self, vector, hints) && !some_vp_unknown(HVIPI_SEND) &&
+  @     !hint_ex(hints);
+  @   ensures fallback_exact: plan->kind == HVIPI_PLAN_FALLBACK &&
+  @     plan->reason == HVIPI_FB_EX_NOT_RECOMMENDED;
+  @ behavior vp_too_big:
+  @   assumes sel_sparse(mask, present, nr_cpu_ids, vp_index, self,
+  @     exclude_self, vector, hints) && !some_vp_unknown(HVIPI_SEND) &&
+  @     hint_ex(hints) && some_vp_too_big(HVIPI_SEND);
+  @   ensures fallback_exact: plan->kind == HVIPI_PLAN_FALLBACK &&
+  @     plan->reason == HVIPI_FB_VP_TOO_BIG;
+  @ behavior sparse:
+  @   assumes sel_sparse(mask, present, nr_cpu_ids, vp_index, self,
+  @     exclude_self, vector, hints) && !some_vp_unknown(HVIPI_SEND) &&
+  @     hint_ex(hints) && !some_vp_too_big(HVIPI_SEND);
+  @   ensures bank_set: \forall integer k; 0 <= k < 64 ==>
+  @     (bit64(plan->valid_bank_mask, k) <==> bank_used(HVIPI_SEND, k));
+  @   ensures bank_count: plan->banks == popcount64(plan->valid_bank_mask);
+  @   ensures sparse_exact: page_holds(page, page_size,
+  @       HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
+  @     plan->kind == HVIPI_PLAN_EX_SPARSE;
+  @   ensures fallback_exact: !page_holds(page, page_size,
+  @       HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
+  @     plan->kind == HVIPI_PLAN_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE;
+  @   ensures well_formed: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @     ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, plan->banks) &&
+  @     ex_header(page, vector, HVIPI_FORMAT_SPARSE) &&
+  @     page[2] == plan->valid_bank_mask &&
+  @     plan->bytes == HVIPI_EX_HDR_BYTES + 8 * plan->banks;
+  @   ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @     \forall integer k; bit64(page[2], k) ==>
+  @       bits_below(page[2], k) < plan->banks &&
+  @       page[3 + bits_below(page[2], k)] != 0;
+  @   ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @     \forall integer v; 0 <= v < 4096 && bit64(page[2], v / 64) ==>
+  @       (bit64(page[3 + bits_below(page[2], v / 64)], v % 64) <==>
+  @        vp_target(HVIPI_SEND, v));
+  @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @     \forall integer c; target(HVIPI_SEND, c) ==>
+  @       sparse_reads(page, vp_index[c]);
+  @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @     \forall integer v; sparse_reads(page, v) ==>
+  @       vp_target(HVIPI_SEND, v);
+  @ complete behaviors;
+  @ disjoint behaviors;
+  @*/
 void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		     const unsigned long *present, uint32_t nr_cpu_ids,
 		     const uint32_t *vp_index, uint32_t self, bool exclude_self,
@@ -121,14 +244,94 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
  * hvipi_plan_mask() with the mask {cpu}, no present mask and self kept.
  * A @cpu at or beyond @nr_cpu_ids is no CPU: the plan is NONE.
  */
+/*@ requires plan_valid: \valid(plan);
+  @ requires table_valid: \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires page_valid: page == \null || \valid(page + (0 .. page_size / 8 - 1));
+  @ requires separated: \separated(plan, vp_index + (0 .. nr_cpu_ids - 1),
+  @   page + (0 .. page_size / 8 - 1));
+  @ assigns *plan, page[0 .. page_size / 8 - 1];
+  @
+  @ ensures reason_iff_fallback:
+  @   (plan->reason == HVIPI_FB_NONE) <==> (plan->kind != HVIPI_PLAN_FALLBACK);
+  @ ensures page_bounds: plan->bytes <= page_size &&
+  @   \forall integer i; plan->bytes / 8 <= i < page_size / 8 ==>
+  @     page[i] == \old(page[i]);
+  @
+  @ behavior nothing_to_do:
+  @   assumes cpu >= nr_cpu_ids;
+  @   ensures kind: plan->kind == HVIPI_PLAN_NONE && plan->bytes == 0;
+  @ behavior not_recommended:
+  @   assumes cpu < nr_cpu_ids && !hint_cluster(hints);
+  @   ensures fallback_exact: plan->kind == HVIPI_PLAN_FALLBACK &&
+  @     plan->reason == HVIPI_FB_NOT_RECOMMENDED;
+  @ behavior bad_vector:
+  @   assumes cpu < nr_cpu_ids && hint_cluster(hints) && !vector_ok(vector);
+  @   ensures fallback_exact: plan->kind == HVIPI_PLAN_FALLBACK &&
+  @     plan->reason == HVIPI_FB_BAD_VECTOR;
+  @ behavior vp_unknown:
+  @   assumes cpu < nr_cpu_ids && hint_cluster(hints) && vector_ok(vector) &&
+  @     vp_index[cpu] == HVIPI_VP_INVAL;
+  @   ensures fallback_exact: plan->kind == HVIPI_PLAN_FALLBACK &&
+  @     plan->reason == HVIPI_FB_VP_UNKNOWN;
+  @ behavior fast:
+  @   assumes cpu < nr_cpu_ids && hint_cluster(hints) && vector_ok(vector) &&
+  @     vp_index[cpu] < 64;
+  @   ensures fast_exact: plan->kind == HVIPI_PLAN_FAST;
+  @   ensures well_formed:
+  @     ctl_is(plan->control, HVIPI_CALL_SEND_IPI, 1, 0) &&
+  @     plan->rdx == vector && 0 <= plan->rdx < 4294967296 && plan->bytes == 0;
+  @   ensures no_vp_lost: fast_reads(plan->r8, vp_index[cpu]);
+  @   ensures no_spurious_vp: \forall integer v; fast_reads(plan->r8, v) ==>
+  @     v == vp_index[cpu];
+  @ behavior ex_not_recommended:
+  @   assumes cpu < nr_cpu_ids && hint_cluster(hints) && vector_ok(vector) &&
+  @     64 <= vp_index[cpu] < HVIPI_VP_INVAL && !hint_ex(hints);
+  @   ensures fallback_exact: plan->kind == HVIPI_PLAN_FALLBACK &&
+  @     plan->reason == HVIPI_FB_EX_NOT_RECOMMENDED;
+  @ behavior vp_too_big:
+  @   assumes cpu < nr_cpu_ids && hint_cluster(hints) && vector_ok(vector) &&
+  @     4096 <= vp_index[cpu] < HVIPI_VP_INVAL && hint_ex(hints);
+  @   ensures fallback_exact: plan->kind == HVIPI_PLAN_FALLBACK &&
+  @     plan->reason == HVIPI_FB_VP_TOO_BIG;
+  @ behavior sparse:
+  @   assumes cpu < nr_cpu_ids && hint_cluster(hints) && vector_ok(vector) &&
+  @     64 <= vp_index[cpu] < 4096 && hint_ex(hints);
+  @   ensures bank_set: \forall integer k; 0 <= k < 64 ==>
+  @     (bit64(plan->valid_bank_mask, k) <==> k == vp_index[cpu] / 64);
+  @   ensures bank_count: plan->banks == 1;
+  @   ensures sparse_exact: page_holds(page, page_size, HVIPI_EX_HDR_BYTES + 8) ==>
+  @     plan->kind == HVIPI_PLAN_EX_SPARSE;
+  @   ensures fallback_exact: !page_holds(page, page_size, HVIPI_EX_HDR_BYTES + 8) ==>
+  @     plan->kind == HVIPI_PLAN_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE;
+  @   ensures well_formed: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @     ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, 1) &&
+  @     ex_header(page, vector, HVIPI_FORMAT_SPARSE) &&
+  @     page[2] == plan->valid_bank_mask && popcount64(page[2]) == 1 &&
+  @     plan->bytes == HVIPI_EX_HDR_BYTES + 8;
+  @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @     sparse_reads(page, vp_index[cpu]);
+  @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @     \forall integer v; sparse_reads(page, v) ==> v == vp_index[cpu];
+  @ complete behaviors;
+  @ disjoint behaviors;
+  @*/
 void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 		    const uint32_t *vp_index, uint32_t vector, uint32_t hints,
 		    uint64_t *page, uint32_t page_size);
 
 /* The control word: call code, fast bit, variable-header size; rest zero. */
+/*@ requires code_fits: code < 65536;
+  @ requires varhdr_fits: var_hdr <= HVIPI_CTL_VARHDR_MAX;
+  @ assigns \nothing;
+  @ ensures encodes: \result == ctl_make(code, fast, var_hdr);
+  @ ensures well_formed: ctl_is(\result, code, fast, var_hdr);
+  @*/
 uint64_t hvipi_control(uint32_t code, bool fast, uint32_t var_hdr);
 
 /* A hypercall status means success when its bits 15:0 are zero. */
+/*@ assigns \nothing;
+  @ ensures success_bits: \result <==> status % 65536 == 0;
+  @*/
 bool hvipi_status_ok(uint64_t status);
 
 #endif /* HVIPI_H */

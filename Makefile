@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# hvipi: the two commands.
+#
+#   make prove   every proof (WP with Z3 and CVC5, smoke tests, EVA), then a
+#                summary; fails unless every goal is valid, every function
+#                meets its goal floor and EVA raises no alarm
+#   make test    every test: receiver model, unit (cmocka), exhaustive,
+#                randomized, fuzz smoke, sanitizers, kernel module build,
+#                userspace asm test, in-tree drop-in check, QEMU self-test
+#
+# Each installs what it lacks with apt-get (as root, Debian 12) and says so.
+# Other targets: kernel, qemu-test, fuzz (FUZZ_SECONDS=N), clean.
+
+BUILD := $(CURDIR)/build
+RESULTS := $(BUILD)/results
+
+PROVE_PKGS := gcc frama-c-base why3 z3 cvc5 python3
+TEST_PKGS := $(sort $(shell cat tests/packages.txt kernel-glue/packages.txt | grep -v '^\#'))
+
+# $(call ensure,PACKAGES): install the Debian packages that are missing.
+define ensure
+	@missing=""; \
+	for p in $(1); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then \
+		echo "hvipi: needed packages present: $(strip $(1))"; \
+	else \
+		echo "hvipi: installing missing packages with apt-get:$$missing"; \
+		if [ "$$(id -u)" != 0 ]; then echo "hvipi: run as root to install$$missing" >&2; exit 1; fi; \
+		apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing || exit 1; \
+	fi
+endef
+
+.PHONY: prove test deps-prove deps-test kernel qemu-test fuzz clean
+
+prove: deps-prove
+	sh proofs/prove.sh $(BUILD)
+
+deps-prove:
+	$(call ensure,$(PROVE_PKGS))
+
+deps-test:
+	$(call ensure,$(TEST_PKGS))
+
+# Runs every suite even when one fails, then prints one summary line.
+test: deps-test
+	@rm -rf $(RESULTS); mkdir -p $(RESULTS); rc=0; \
+	$(MAKE) -C tests test BUILD=$(BUILD) || rc=1; \
+	$(MAKE) -C kernel-glue kernel BUILD=$(BUILD) || rc=1; \
+	$(MAKE) -C kernel-glue asm-test BUILD=$(BUILD) || rc=1; \
+	$(MAKE) -C kernel-glue intree-check BUILD=$(BUILD) || rc=1; \
+	$(MAKE) -C kernel-glue qemu-test BUILD=$(BUILD) || rc=1; \
+	pass=0; fail=0; \
+	for f in $(RESULTS)/*.counts; do \
+		[ -f "$$f" ] || continue; \
+		read p q < "$$f"; \
+		printf 'hvipi: %-22s %8s passed %4s failed\n' "$$(basename $$f .counts)" "$$p" "$$q"; \
+		pass=$$((pass + p)); fail=$$((fail + q)); \
+	done; \
+	if [ $$rc != 0 ] && [ $$fail = 0 ]; then fail=1; echo "hvipi: a suite failed before writing its counts"; fi; \
+	echo "$$pass passed, $$fail failed"; \
+	[ $$rc = 0 ] && [ $$fail = 0 ]
+
+kernel: deps-test
+	$(MAKE) -C kernel-glue kernel BUILD=$(BUILD)
+
+qemu-test: deps-test
+	$(MAKE) -C kernel-glue qemu-test BUILD=$(BUILD)
+
+fuzz: deps-test
+	$(MAKE) -C tests fuzz BUILD=$(BUILD) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),600)
+
+clean:
+	rm -rf $(BUILD)

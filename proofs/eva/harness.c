@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * EVA harness for the hvipi core (src/hvipi.c).
+ *
+ * Entry point: eva_main.  Drives every public function of the core over a
+ * bounded but non-trivial input space built with Frama-C builtins:
+ *
+ *   nr_cpu_ids   1 .. 130   (masks of 3 unsigned long words, VP table of 130)
+ *   mask words   arbitrary  (Frama_C_make_unknown)
+ *   present      NULL, a copy of the mask, or arbitrary words
+ *   vp_index[c]  0 .. 4200 or 0xffffffff
+ *   self         0 .. 140, exclude_self any, vector any uint32, hints 0 .. 7
+ *   page         NULL or a 4096-byte page (uint64_t[512]) of arbitrary bytes
+ *   page_size    0, 16, 24, 32 or 4096
+ *
+ * Only this harness is analysed as "main"; the core is analysed with its
+ * ACSL contracts (src/hvipi.h, spec/).  Not part of any build.
+ */
+#include "__fc_builtin.h"
+#include "hvipi.h"
+
+#define EVA_NCPU	130u
+#define EVA_NWORDS	3u	/* HVIPI_MASK_WORDS(130) */
+#define EVA_PAGE_WORDS	512u	/* 4096 bytes */
+
+static unsigned long eva_mask[EVA_NWORDS];
+static unsigned long eva_present[EVA_NWORDS];
+static uint32_t eva_vp[EVA_NCPU];
+static uint64_t eva_page[EVA_PAGE_WORDS];
+static struct hvipi_plan eva_plan;
+
+static bool eva_bool(void)
+{
+	return Frama_C_interval(0, 1) != 0;
+}
+
+static uint32_t eva_u32(void)
+{
+	return Frama_C_unsigned_int_interval(0u, 0xffffffffu);
+}
+
+static uint64_t eva_u64(void)
+{
+	return Frama_C_unsigned_long_long_interval(0ull, 0xffffffffffffffffull);
+}
+
+/* VP table: every entry independently in 0..4200 or HVIPI_VP_INVAL. */
+static void eva_fill_vp(void)
+{
+	uint32_t c;
+
+	for (c = 0; c < EVA_NCPU; c++)
+		eva_vp[c] = eva_bool() ? HVIPI_VP_INVAL :
+			Frama_C_unsigned_int_interval(0u, 4200u);
+}
+
+static void eva_fill_mask(void)
+{
+	Frama_C_make_unknown((char *)eva_mask, sizeof(eva_mask));
+}
+
+/* NULL, the target mask itself (same set), or arbitrary words. */
+static const unsigned long *eva_pick_present(void)
+{
+	uint32_t w;
+
+	switch (Frama_C_interval(0, 2)) {
+	case 0:
+		return NULL;
+	case 1:
+		for (w = 0; w < EVA_NWORDS; w++)
+			eva_present[w] = eva_mask[w];
+		return eva_present;
+	default:
+		Frama_C_make_unknown((char *)eva_present, sizeof(eva_present));
+		return eva_present;
+	}
+}
+
+static uint32_t eva_pick_page_size(void)
+{
+	switch (Frama_C_interval(0, 4)) {
+	case 0:
+		return 0u;
+	case 1:
+		return 16u;
+	case 2:
+		return 24u;
+	case 3:
+		return 32u;
+	default:
+		return 4096u;
+	}
+}
+
+static uint64_t *eva_pick_page(void)
+{
+	Frama_C_make_unknown((char *)eva_page, sizeof(eva_page));
+	return eva_bool() ? eva_page : NULL;
+}
+
+static void eva_check_plan(uint32_t page_size)
+{
+	/*@ assert eva_kind: eva_plan.kind <= HVIPI_PLAN_FALLBACK; */
+	/*@ assert eva_reason: eva_plan.reason <= HVIPI_FB_NO_PAGE; */
+	/*@ assert eva_bytes: eva_plan.bytes <= page_size; */
+	/*@ assert eva_banks: eva_plan.banks <= 64; */
+}
+
+/* hvipi_plan_mask, every argument nondeterministic. */
+static void eva_drive_plan_mask(void)
+{
+	uint32_t nr = Frama_C_unsigned_int_interval(1u, EVA_NCPU);
+	uint32_t self = Frama_C_unsigned_int_interval(0u, 140u);
+	bool exclude_self = eva_bool();
+	uint32_t vector = eva_u32();
+	uint32_t hints = Frama_C_unsigned_int_interval(0u, 7u);
+	const unsigned long *present;
+	uint32_t page_size;
+	uint64_t *page;
+
+	eva_fill_mask();
+	eva_fill_vp();
+	present = eva_pick_present();
+	page_size = eva_pick_page_size();
+	page = eva_pick_page();
+
+	hvipi_plan_mask(&eva_plan, eva_mask, present, nr, eva_vp, self,
+			exclude_self, vector, hints, page, page_size);
+	eva_check_plan(page_size);
+}
+
+/*
+ * hvipi_plan_mask on the paths that need the target set to equal the
+ * present set: present is a copy of the mask, self kept, EX hint set.
+ */
+static void eva_drive_plan_mask_all(void)
+{
+	uint32_t nr = Frama_C_unsigned_int_interval(1u, EVA_NCPU);
+	uint32_t self = Frama_C_unsigned_int_interval(0u, 140u);
+	uint32_t vector = Frama_C_unsigned_int_interval(HVIPI_VECTOR_MIN,
+							 HVIPI_VECTOR_MAX);
+	uint32_t hints = HVIPI_HINT_CLUSTER_IPI | HVIPI_HINT_EX_MASKS |
+			 (eva_bool() ? HVIPI_HINT_XMM_INPUT : 0u);
+	uint32_t w, page_size;
+	uint64_t *page;
+
+	eva_fill_mask();
+	eva_fill_vp();
+	for (w = 0; w < EVA_NWORDS; w++)
+		eva_present[w] = eva_mask[w];
+	page_size = eva_pick_page_size();
+	page = eva_pick_page();
+
+	hvipi_plan_mask(&eva_plan, eva_mask, eva_present, nr, eva_vp, self,
+			false, vector, hints, page, page_size);
+	eva_check_plan(page_size);
+}
+
+/* hvipi_plan_one, cpu possibly at or beyond nr_cpu_ids. */
+static void eva_drive_plan_one(void)
+{
+	uint32_t nr = Frama_C_unsigned_int_interval(1u, EVA_NCPU);
+	uint32_t cpu = Frama_C_unsigned_int_interval(0u, 140u);
+	uint32_t vector = eva_u32();
+	uint32_t hints = Frama_C_unsigned_int_interval(0u, 7u);
+	uint32_t page_size;
+	uint64_t *page;
+
+	eva_fill_vp();
+	page_size = eva_pick_page_size();
+	page = eva_pick_page();
+
+	hvipi_plan_one(&eva_plan, cpu, nr, eva_vp, vector, hints, page,
+		       page_size);
+	eva_check_plan(page_size);
+}
+
+static void eva_drive_control(void)
+{
+	uint32_t code = Frama_C_unsigned_int_interval(0u, 65535u);
+	bool fast = eva_bool();
+	uint32_t var_hdr = Frama_C_unsigned_int_interval(0u, HVIPI_CTL_VARHDR_MAX);
+	uint64_t ctl;
+
+	ctl = hvipi_control(code, fast, var_hdr);
+	/*@ assert eva_ctl_fits: ctl < 134217728; */
+	(void)ctl;
+	/* The values the core itself uses. */
+	ctl = hvipi_control(HVIPI_CALL_SEND_IPI, true, 0);
+	/*@ assert eva_ctl_fast: ctl == 0x1000b; */
+	ctl = hvipi_control(HVIPI_CALL_SEND_IPI_EX, false,
+			    Frama_C_unsigned_int_interval(0u, 64u));
+	(void)ctl;
+}
+
+static void eva_drive_status_ok(void)
+{
+	bool ok;
+
+	ok = hvipi_status_ok(eva_u64());
+	(void)ok;
+	ok = hvipi_status_ok(0);
+	/*@ assert eva_status_zero: ok; */
+	ok = hvipi_status_ok(0x10000ull);
+	/*@ assert eva_status_high: ok; */
+	ok = hvipi_status_ok(1);
+	/*@ assert eva_status_fail: !ok; */
+}
+
+void eva_main(void)
+{
+	eva_drive_control();
+	eva_drive_status_ok();
+	eva_drive_plan_one();
+	eva_drive_plan_mask();
+	eva_drive_plan_mask_all();
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * hvipi spec: how a hypervisor reads a plan, written from the TLFS and the
+ * receiver rules (README "Receiver rules"), independently of the code.
+ *
+ * The control word (rcx), field by field, as a receiver extracts it; the
+ * VP set of a fast Send-IPI (r8); the VP set of a sparse Ex input in the
+ * page (compacted banks).
+ */
+#ifndef HVIPI_SPEC_RECEIVER_H
+#define HVIPI_SPEC_RECEIVER_H
+
+#include "hvipi_bits.h"
+
+/*@
+  // Control word fields (bits 15:0, 16, 26:17, 31:27, 43:32, 47:44,
+  // 59:48, 63:60).
+  logic integer ctl_code(integer c)      = c % 65536;
+  logic integer ctl_fast(integer c)      = (c / 65536) % 2;
+  logic integer ctl_varhdr(integer c)    = (c / 131072) % 1024;
+  logic integer ctl_rsvd_31_27(integer c) = (c / 134217728) % 32;
+  logic integer ctl_rep_count(integer c) = (c / 4294967296) % 4096;
+  logic integer ctl_rsvd_47_44(integer c) = (c / 17592186044416) % 16;
+  logic integer ctl_rep_start(integer c) = (c / 281474976710656) % 4096;
+  logic integer ctl_rsvd_63_60(integer c) = c / 1152921504606846976;
+
+  // A control word that sets the given call code, fast bit and
+  // variable-header size, and nothing else.
+  predicate ctl_is(integer c, integer code, integer fast, integer varhdr) =
+    0 <= c &&
+    ctl_code(c) == code && ctl_fast(c) == fast && ctl_varhdr(c) == varhdr &&
+    ctl_rsvd_31_27(c) == 0 && ctl_rep_count(c) == 0 &&
+    ctl_rsvd_47_44(c) == 0 && ctl_rep_start(c) == 0 &&
+    ctl_rsvd_63_60(c) == 0;
+
+  // The control word hvipi builds: the fields summed in their places.
+  logic integer ctl_make(integer code, integer fast, integer varhdr) =
+    code + 65536 * fast + 131072 * varhdr;
+
+  // Fast HvCallSendSyntheticClusterIpi: VP v is interrupted iff bit v of
+  // the processor mask (r8) is set.
+  predicate fast_reads(integer r8, integer v) = 0 <= v < 64 && bit64(r8, v);
+
+  // HvCallSendSyntheticClusterIpiEx, sparse format, input in the page
+  // (u64 words: 0 vector/vtl/reserved, 1 format, 2 valid_bank_mask,
+  // 3.. bank words): VP v is interrupted iff its bank v/64 is valid and
+  // bit v%64 of that bank's word, stored at the compacted index
+  // popcount(valid_bank_mask below v/64), is set.
+  predicate sparse_reads{L}(uint64_t *page, integer v) =
+    0 <= v < 4096 && bit64(page[2], v / 64) &&
+    bit64(page[3 + bits_below(page[2], v / 64)], v % 64);
+
+  // Word 0 of an Ex input: u32 vector, u8 target_vtl = 0, 3 reserved
+  // bytes = 0, as one little-endian word.
+  predicate ex_header{L}(uint64_t *page, integer vector, integer format) =
+    page[0] == vector && page[1] == format;
+*/
+
+#endif /* HVIPI_SPEC_RECEIVER_H */

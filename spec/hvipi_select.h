@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * hvipi spec: the selection rules, in their order of precedence.
+ * Each level assumes that no earlier level applies; the contract of
+ * hvipi_plan_mask has one behavior per level (complete and disjoint).
+ *
+ *   1 no target CPU                       -> NONE (success, whatever the vector)
+ *   2 cluster-IPI hint not set            -> FALLBACK NOT_RECOMMENDED
+ *   3 vector outside 0x10..0xff           -> FALLBACK BAD_VECTOR
+ *   4 every target VP known and < 64      -> FAST
+ *   5 EX hint, present mask given, self
+ *     kept, target set == present set     -> EX_ALL (FALLBACK NO_PAGE if the
+ *                                            page cannot hold 24 bytes)
+ *   6 a target VP is unknown              -> FALLBACK VP_UNKNOWN
+ *   7 EX hint not set                     -> FALLBACK EX_NOT_RECOMMENDED
+ *   8 a target VP is >= 4096              -> FALLBACK VP_TOO_BIG
+ *   9 otherwise                           -> EX_SPARSE (FALLBACK NO_PAGE if
+ *                                            the page cannot hold 24 + 8*banks)
+ */
+#ifndef HVIPI_SPEC_SELECT_H
+#define HVIPI_SPEC_SELECT_H
+
+#include "hvipi_targets.h"
+
+/*@
+  predicate vector_ok(integer vector) = 0x10 <= vector <= 0xff;
+
+  predicate hint_cluster(integer hints) = (hints & 1) != 0;
+  predicate hint_ex(integer hints) = (hints & 2) != 0;
+
+  // Levels 1..3 do not apply: a hypercall will be considered.
+  predicate sel_gate{L}(unsigned long *m, integer nr, uint32_t *t,
+                        integer self, integer excl, integer vector,
+                        integer hints) =
+    !no_target(m, nr, t, self, excl) && hint_cluster(hints) &&
+    vector_ok(vector);
+
+  // Level 5's condition.
+  predicate all_format_ok{L}(unsigned long *m, unsigned long *p, integer nr,
+                             integer excl, integer hints) =
+    hint_ex(hints) && p != \null && excl == 0 && same_cpus(m, p, nr);
+
+  // Levels 1..5 do not apply: the set needs the sparse Ex form.
+  predicate sel_sparse{L}(unsigned long *m, unsigned long *p, integer nr,
+                          uint32_t *t, integer self, integer excl,
+                          integer vector, integer hints) =
+    sel_gate(m, nr, t, self, excl, vector, hints) &&
+    !all_vps_fast(m, nr, t, self, excl) &&
+    !all_format_ok(m, p, nr, excl, hints);
+
+  // The page can hold n bytes of input.
+  predicate page_holds(uint64_t *page, integer size, integer n) =
+    page != \null && size >= n;
+*/
+
+#endif /* HVIPI_SPEC_SELECT_H */
