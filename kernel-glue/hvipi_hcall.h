@@ -72,20 +72,13 @@ static __always_inline u64 hvipi_hcall_fast(void *hcall_pg, u64 control,
 
 /*
  * Memory-input hypercall: rdx = guest physical address of the input page
- * (8-byte aligned, not crossing a page), r8 = 0 (no output page).
+ * (8-byte aligned, not crossing a page), r8 = 0 (no output page).  The
+ * registers are those of the fast form, so it is that form with r8 = 0.
  */
 static __always_inline u64 hvipi_hcall_mem(void *hcall_pg, u64 control,
 					   u64 input_gpa)
 {
-	register u64 r8_out asm("r8") = 0;
-	u64 status;
-
-	asm volatile(CALL_NOSPEC
-		     : "=a" (status), ASM_CALL_CONSTRAINT,
-		       "+c" (control), "+d" (input_gpa), "+r" (r8_out)
-		     : THUNK_TARGET(hcall_pg)
-		     : "cc", "memory", "r9", "r10", "r11");
-	return status;
+	return hvipi_hcall_fast(hcall_pg, control, input_gpa, 0);
 }
 
 /*
