@@ -381,19 +381,3 @@ void ck_print_linux(const char *suite, const struct ck_stats *st)
 		printf(" %s=%" PRIu64, reason_name[i], st->lr_send_hv_fb[i]);
 	printf("\n");
 }
-
-void ck_write_counts(uint64_t passed, uint64_t failed)
-{
-	const char *path = getenv("HVIPI_COUNTS");
-	FILE *f;
-
-	if (!path || !*path)
-		return;
-	f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		exit(2);
-	}
-	fprintf(f, "%" PRIu64 " %" PRIu64 "\n", passed, failed);
-	fclose(f);
-}

@@ -7,6 +7,8 @@
 #ifndef CHECK_H
 #define CHECK_H
 
+#include "counts.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -64,8 +66,5 @@ bool ck_run_one(uint32_t cpu, uint32_t nr, const uint32_t *vp,
 
 void ck_print_kinds(const char *suite, const struct ck_stats *st);
 void ck_print_linux(const char *suite, const struct ck_stats *st);
-
-/* Write $(HVIPI_COUNTS) (env) with "PASSED FAILED". */
-void ck_write_counts(uint64_t passed, uint64_t failed);
 
 #endif /* CHECK_H */
