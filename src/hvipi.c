@@ -162,6 +162,11 @@ static uint32_t hvipi_rank(uint64_t banks, uint8_t rank[64])
 	return r;
 }
 
+/*@ // Memory reads at a given label, with indexes from another state.
+  @ logic integer u32_at{L}(uint32_t *p, integer i) = p[i];
+  @ logic integer u8_at{L}(uint8_t *p, integer i) = p[i];
+  @*/
+
 /*@ // Bit i of compacted bank word j is owed to a target CPU below hi.
   @ predicate bank_bit{L}(unsigned long *m, integer nr, uint32_t *t,
   @                       integer self, integer excl, uint8_t *rank,
@@ -213,19 +218,30 @@ static void hvipi_fill_banks(uint64_t *bank_words, uint32_t nbanks,
 		uint32_t vp;
 
 		if (cpu % 64u == 0 && word == 0) {
+			uint32_t next = nr_cpu_ids - cpu <= 64u ? nr_cpu_ids : cpu + 64u;
+
 			/*@ assert empty_word: \forall integer c;
 			  @   cpu <= c < cpu + 64 ==> !cpu_in{Pre}(mask, c); */
-			cpu = nr_cpu_ids - cpu <= 64u ? nr_cpu_ids : cpu + 64u;
+			/*@ assert skip: \forall integer jj, ii;
+			  @   bank_bit{Pre}(HVIPI_SEND, rank, next, jj, ii) <==>
+			  @   bank_bit{Pre}(HVIPI_SEND, rank, cpu, jj, ii); */
+			cpu = next;
 			continue;
 		}
 		if (((word >> (cpu % 64u)) & 1u) != 0 &&
 		    !(exclude_self && cpu == self)) {
 			/*@ assert is_target: target{Pre}(HVIPI_SEND, cpu); */
 			vp = vp_index[cpu];
+			/*@ assert vp == u32_at{Pre}(vp_index, cpu); */
 			if (vp < HVIPI_VP_LIMIT) {
 				uint32_t j = rank[vp / 64u];
 				uint64_t old = bank_words[j];
 
+				/*@ assert j == u8_at{Pre}(rank, vp / 64) && j < nbanks; */
+				/*@ assert step_in: \forall integer jj, ii;
+				  @   bank_bit{Pre}(HVIPI_SEND, rank, cpu + 1, jj, ii) <==>
+				  @   (bank_bit{Pre}(HVIPI_SEND, rank, cpu, jj, ii) ||
+				  @    (jj == j && ii == vp % 64)); */
 				bank_words[j] = old | (1ull << (vp % 64u));
 				/*@ assert set_bit: \forall integer i; 0 <= i < 64 ==>
 				  @   (bit64(bank_words[j], i) <==>
@@ -233,9 +249,16 @@ static void hvipi_fill_banks(uint64_t *bank_words, uint32_t nbanks,
 				/*@ assert others: \forall integer k;
 				  @   0 <= k < nbanks && k != j ==>
 				  @   bank_words[k] == \at(bank_words[k], LoopCurrent); */
+			} else {
+				/*@ assert step_big: \forall integer jj, ii;
+				  @   bank_bit{Pre}(HVIPI_SEND, rank, cpu + 1, jj, ii) <==>
+				  @   bank_bit{Pre}(HVIPI_SEND, rank, cpu, jj, ii); */
 			}
 		} else {
 			/*@ assert not_target: !target{Pre}(HVIPI_SEND, cpu); */
+			/*@ assert step_none: \forall integer jj, ii;
+			  @   bank_bit{Pre}(HVIPI_SEND, rank, cpu + 1, jj, ii) <==>
+			  @   bank_bit{Pre}(HVIPI_SEND, rank, cpu, jj, ii); */
 		}
 		cpu++;
 	}
@@ -416,6 +439,22 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 	}
 	plan->valid_bank_mask = 1ull << (vp / 64u);
 	plan->banks = 1;
+	/*
+	 * Ghost induction: a one-bit word has no set bit below its bit and
+	 * exactly one at or above it, so the bank's compacted index is 0 and
+	 * the popcount is 1.
+	 */
+	/*@ ghost
+	  @ int k;
+	  @ /@ loop invariant 0 <= k <= 64;
+	  @    loop invariant \forall integer j; 0 <= j <= k ==>
+	  @      bits_below(plan->valid_bank_mask, j) == (j > vp / 64 ? 1 : 0);
+	  @    loop assigns k;
+	  @    loop variant 64 - k;
+	  @ @/
+	  @ for (k = 0; k < 64; k++)
+	  @   ;
+	  @*/
 	if (!page || page_size < HVIPI_EX_HDR_BYTES + 8u) {
 		hvipi_fallback(plan, HVIPI_FB_NO_PAGE);
 		return;
@@ -424,6 +463,9 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 	page[1] = HVIPI_FORMAT_SPARSE;
 	page[2] = plan->valid_bank_mask;
 	page[3] = 1ull << (vp % 64u);
+	/*@ assert one_bank: bit64(page[2], vp / 64) &&
+	  @   bits_below(page[2], vp / 64) == 0; */
+	/*@ assert one_vp: bit64(page[3], vp % 64); */
 	plan->kind = HVIPI_PLAN_EX_SPARSE;
 	plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, false, 1);
 	plan->bytes = HVIPI_EX_HDR_BYTES + 8u;
