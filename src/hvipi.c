@@ -327,6 +327,146 @@ static void hvipi_plan_clear(struct hvipi_plan *plan)
 	plan->bytes = 0;
 }
 
+/* A fast Send-IPI: vector in rdx, the VP mask in r8. */
+/*@ requires \valid(plan);
+  @ requires vector_ok(vector);
+  @ assigns plan->kind, plan->control, plan->rdx, plan->r8;
+  @ ensures plan->kind == HVIPI_PLAN_FAST;
+  @ ensures ctl_is(plan->control, HVIPI_CALL_SEND_IPI, 1, 0);
+  @ ensures plan->rdx == vector && plan->r8 == vp_mask;
+  @*/
+static void hvipi_encode_fast(struct hvipi_plan *plan, uint32_t vector,
+			      uint64_t vp_mask)
+{
+	plan->kind = HVIPI_PLAN_FAST;
+	plan->control = hvipi_control(HVIPI_CALL_SEND_IPI, true, 0);
+	plan->rdx = vector;
+	plan->r8 = vp_mask;
+}
+
+/* An Ex send in the "all" format: a 24-byte header, no bank. */
+/*@ requires \valid(plan) && \valid(page + (0 .. 2));
+  @ requires \separated(plan, page + (0 .. 2));
+  @ assigns plan->kind, plan->control, plan->bytes, page[0 .. 2];
+  @ ensures plan->kind == HVIPI_PLAN_EX_ALL;
+  @ ensures ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, 0);
+  @ ensures ex_header(page, vector, HVIPI_FORMAT_ALL) && page[2] == 0;
+  @ ensures plan->bytes == HVIPI_EX_HDR_BYTES;
+  @*/
+static void hvipi_encode_all(struct hvipi_plan *plan, uint64_t *page,
+			     uint32_t vector)
+{
+	page[0] = vector;
+	page[1] = HVIPI_FORMAT_ALL;
+	page[2] = 0;
+	plan->kind = HVIPI_PLAN_EX_ALL;
+	plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, false, 0);
+	plan->bytes = HVIPI_EX_HDR_BYTES;
+}
+
+/*
+ * A sparse Ex send: the compacted banks of @banks (the non-empty banks of
+ * the target set, all of whose VPs are below 4096) written to the page,
+ * or a NO_PAGE fallback when the page cannot hold them.
+ */
+/*@ requires \valid(plan);
+  @ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires page == \null || \valid(page + (0 .. page_size / 8 - 1));
+  @ requires \separated(plan, mask + (0 .. mask_words(nr_cpu_ids) - 1),
+  @   vp_index + (0 .. nr_cpu_ids - 1), page + (0 .. page_size / 8 - 1));
+  @ requires \separated(page + (0 .. page_size / 8 - 1),
+  @   mask + (0 .. mask_words(nr_cpu_ids) - 1),
+  @   vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires vector_ok(vector);
+  @ requires banks_def: \forall integer k; 0 <= k < 64 ==>
+  @   (bit64(banks, k) <==> bank_used(HVIPI_SEND, k));
+  @ requires all_known: \forall integer c; target(HVIPI_SEND, c) ==>
+  @   vp_index[c] < 4096;
+  @ requires plan->bytes == 0;
+  @ assigns plan->kind, plan->reason, plan->control, plan->valid_bank_mask,
+  @   plan->banks, plan->bytes, page[0 .. page_size / 8 - 1];
+  @ ensures bank_set: plan->valid_bank_mask == banks;
+  @ ensures bank_count: plan->banks == popcount64(plan->valid_bank_mask);
+  @ ensures sparse_exact: page_holds(page, page_size,
+  @     HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
+  @   plan->kind == HVIPI_PLAN_EX_SPARSE && plan->reason == \old(plan->reason);
+  @ ensures fallback_exact: !page_holds(page, page_size,
+  @     HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
+  @   plan->kind == HVIPI_PLAN_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE &&
+  @   plan->bytes == 0;
+  @ ensures well_formed: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @   ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, plan->banks) &&
+  @   ex_header(page, vector, HVIPI_FORMAT_SPARSE) &&
+  @   page[2] == plan->valid_bank_mask &&
+  @   plan->bytes == HVIPI_EX_HDR_BYTES + 8 * plan->banks;
+  @ ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @   \forall integer k; bit64(page[2], k) ==>
+  @     bits_below(page[2], k) < plan->banks &&
+  @     page[3 + bits_below(page[2], k)] != 0;
+  @ ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @   \forall integer v; 0 <= v < 4096 && bit64(page[2], v / 64) ==>
+  @     (bit64(page[3 + bits_below(page[2], v / 64)], v % 64) <==>
+  @      vp_target(HVIPI_SEND, v));
+  @ ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @   \forall integer c; target(HVIPI_SEND, c) ==>
+  @     sparse_reads(page, vp_index[c]);
+  @ ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @   \forall integer v; sparse_reads(page, v) ==> vp_target(HVIPI_SEND, v);
+  @ ensures page_bounds: plan->bytes <= page_size &&
+  @   \forall integer i; plan->bytes / 8 <= i < page_size / 8 ==>
+  @     page[i] == \old(page[i]);
+  @*/
+static void hvipi_encode_sparse(struct hvipi_plan *plan, uint64_t *page,
+				uint32_t page_size, uint32_t vector,
+				uint64_t banks, const unsigned long *mask,
+				uint32_t nr_cpu_ids, const uint32_t *vp_index,
+				uint32_t self, bool exclude_self)
+{
+	uint8_t rank[64];
+	uint32_t nbanks = hvipi_rank(banks, rank);
+
+	plan->valid_bank_mask = banks;
+	plan->banks = nbanks;
+	if (!page || page_size < HVIPI_EX_HDR_BYTES + 8u * nbanks) {
+		hvipi_fallback(plan, HVIPI_FB_NO_PAGE);
+		return;
+	}
+	page[0] = vector;
+	page[1] = HVIPI_FORMAT_SPARSE;
+	page[2] = banks;
+	/*@ assert rank_fits: \forall integer c; target(HVIPI_SEND, c) &&
+	  @   vp_index[c] < 4096 ==> rank[vp_index[c] / 64] < nbanks; */
+	/*@ ghost Fill: ; */
+	hvipi_fill_banks(page + HVIPI_EX_HDR_WORDS, nbanks, rank, mask,
+			 nr_cpu_ids, vp_index, self, exclude_self);
+	/* What the fill left alone: the header, the mask, the table, rank. */
+	/*@ assert header: page[0] == vector && page[1] == HVIPI_FORMAT_SPARSE &&
+	  @   page[2] == banks; */
+	/*@ assert frame_mask: \forall integer w; 0 <= w < mask_words(nr_cpu_ids) ==>
+	  @   mask[w] == \at(mask[w], Fill); */
+	/*@ assert frame_table: \forall integer c; 0 <= c < nr_cpu_ids ==>
+	  @   vp_index[c] == \at(vp_index[c], Fill); */
+	/*@ assert frame_rank: \forall integer k; 0 <= k < 64 ==>
+	  @   rank[k] == \at(rank[k], Fill); */
+	/*@ assert frame_target: \forall integer c;
+	  @   target(HVIPI_SEND, c) <==> target{Fill}(HVIPI_SEND, c); */
+	/*@ assert filled: \forall integer j, i; 0 <= j < nbanks && 0 <= i < 64 ==>
+	  @   (bit64(page[3 + j], i) <==>
+	  @    bank_bit{Fill}(HVIPI_SEND, &rank[0], nr_cpu_ids, j, i)); */
+	/*@ assert words: \forall integer j, i; 0 <= j < nbanks && 0 <= i < 64 ==>
+	  @   (bit64(page[3 + j], i) <==>
+	  @    bank_bit(HVIPI_SEND, &rank[0], nr_cpu_ids, j, i)); */
+	/*@ assert index: \forall integer k; 0 <= k < 64 && bit64(page[2], k) ==>
+	  @   bits_below(page[2], k) == rank[k] && rank[k] < nbanks; */
+	/*@ assert lost: \forall integer c; target(HVIPI_SEND, c) ==>
+	  @   bit64(page[2], vp_index[c] / 64) &&
+	  @   bit64(page[3 + rank[vp_index[c] / 64]], vp_index[c] % 64); */
+	plan->kind = HVIPI_PLAN_EX_SPARSE;
+	plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, false, nbanks);
+	plan->bytes = HVIPI_EX_HDR_BYTES + 8u * nbanks;
+}
+
 void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		     const unsigned long *present, uint32_t nr_cpu_ids,
 		     const uint32_t *vp_index, uint32_t self, bool exclude_self,
@@ -334,8 +474,6 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		     uint32_t page_size)
 {
 	struct hvipi_scan s;
-	uint8_t rank[64];
-	uint32_t nbanks;
 
 	hvipi_plan_clear(plan);
 	s = hvipi_scan(mask, nr_cpu_ids, vp_index, self, exclude_self);
@@ -351,24 +489,15 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		return;
 	}
 	if (!s.unknown && !s.high && !s.huge) {
-		plan->kind = HVIPI_PLAN_FAST;
-		plan->control = hvipi_control(HVIPI_CALL_SEND_IPI, true, 0);
-		plan->rdx = vector;
-		plan->r8 = s.low;
+		hvipi_encode_fast(plan, vector, s.low);
 		return;
 	}
 	if ((hints & HVIPI_HINT_EX_MASKS) && present && !exclude_self &&
 	    hvipi_same_set(mask, present, nr_cpu_ids)) {
-		if (!page || page_size < HVIPI_EX_HDR_BYTES) {
+		if (!page || page_size < HVIPI_EX_HDR_BYTES)
 			hvipi_fallback(plan, HVIPI_FB_NO_PAGE);
-			return;
-		}
-		page[0] = vector;
-		page[1] = HVIPI_FORMAT_ALL;
-		page[2] = 0;
-		plan->kind = HVIPI_PLAN_EX_ALL;
-		plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, false, 0);
-		plan->bytes = HVIPI_EX_HDR_BYTES;
+		else
+			hvipi_encode_all(plan, page, vector);
 		return;
 	}
 	if (s.unknown) {
@@ -383,21 +512,8 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		hvipi_fallback(plan, HVIPI_FB_VP_TOO_BIG);
 		return;
 	}
-	nbanks = hvipi_rank(s.banks, rank);
-	plan->valid_bank_mask = s.banks;
-	plan->banks = nbanks;
-	if (!page || page_size < HVIPI_EX_HDR_BYTES + 8u * nbanks) {
-		hvipi_fallback(plan, HVIPI_FB_NO_PAGE);
-		return;
-	}
-	page[0] = vector;
-	page[1] = HVIPI_FORMAT_SPARSE;
-	page[2] = s.banks;
-	hvipi_fill_banks(page + HVIPI_EX_HDR_WORDS, nbanks, rank, mask,
-			 nr_cpu_ids, vp_index, self, exclude_self);
-	plan->kind = HVIPI_PLAN_EX_SPARSE;
-	plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, false, nbanks);
-	plan->bytes = HVIPI_EX_HDR_BYTES + 8u * nbanks;
+	hvipi_encode_sparse(plan, page, page_size, vector, s.banks, mask,
+			    nr_cpu_ids, vp_index, self, exclude_self);
 }
 
 void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
@@ -423,10 +539,7 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 		return;
 	}
 	if (vp < HVIPI_FAST_VP_LIMIT) {
-		plan->kind = HVIPI_PLAN_FAST;
-		plan->control = hvipi_control(HVIPI_CALL_SEND_IPI, true, 0);
-		plan->rdx = vector;
-		plan->r8 = 1ull << vp;
+		hvipi_encode_fast(plan, vector, 1ull << vp);
 		return;
 	}
 	if (!(hints & HVIPI_HINT_EX_MASKS)) {
