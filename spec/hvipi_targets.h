@@ -57,6 +57,15 @@
     \exists integer c; target(m, nr, t, self, excl, c) &&
       t[c] < 4096 && t[c] / 64 == k;
 
+  // Bit i of the compacted bank word j of a sparse set with valid-bank
+  // mask banks is owed to a target CPU below hi: the CPU's VP lies in a
+  // bank k stored at index j = bits_below(banks, k), at bit i of it.
+  predicate bank_bit{L}(unsigned long *m, integer nr, uint32_t *t,
+                        integer self, integer excl, integer banks,
+                        integer hi, integer j, integer i) =
+    \exists integer c; 0 <= c < hi && target(m, nr, t, self, excl, c) &&
+      t[c] < 4096 && bits_below(banks, t[c] / 64) == j && t[c] % 64 == i;
+
   // Two cpumasks agree on CPUs 0 .. nr-1.
   predicate same_cpus{L}(unsigned long *a, unsigned long *b, integer nr) =
     \forall integer c; 0 <= c < nr ==> (cpu_in(a, c) <==> cpu_in(b, c));

@@ -139,6 +139,11 @@ static struct hvipi_scan hvipi_scan(const unsigned long *mask,
   @ ensures rank_injective: \forall integer k1, k2;
   @   0 <= k1 < 64 && 0 <= k2 < 64 && bit64(banks, k1) && bit64(banks, k2) &&
   @   rank[k1] == rank[k2] ==> k1 == k2;
+  @ ensures index_fits: \forall integer k; 0 <= k < 64 && bit64(banks, k) ==>
+  @   0 <= bits_below(banks, k) < \result;
+  @ ensures index_injective: \forall integer k1, k2;
+  @   0 <= k1 < 64 && 0 <= k2 < 64 && bit64(banks, k1) && bit64(banks, k2) &&
+  @   bits_below(banks, k1) == bits_below(banks, k2) ==> k1 == k2;
   @*/
 static uint32_t hvipi_rank(uint64_t banks, uint8_t rank[64])
 {
@@ -162,55 +167,55 @@ static uint32_t hvipi_rank(uint64_t banks, uint8_t rank[64])
 	return r;
 }
 
-/*@ // Memory reads at a given label, with indexes from another state.
+/*@ // A memory read at a given label, with an index from another state.
   @ logic integer u32_at{L}(uint32_t *p, integer i) = p[i];
-  @ logic integer u8_at{L}(uint8_t *p, integer i) = p[i];
   @*/
 
-/*@ // Bit i of compacted bank word j is owed to a target CPU below hi.
-  @ predicate bank_bit{L}(unsigned long *m, integer nr, uint32_t *t,
-  @                       integer self, integer excl, uint8_t *rank,
-  @                       integer hi, integer j, integer i) =
-  @   \exists integer c; 0 <= c < hi && target(m, nr, t, self, excl, c) &&
-  @     t[c] < 4096 && rank[t[c] / 64] == j && t[c] % 64 == i;
-  @*/
-
-/* Second pass: OR each target VP into its compacted bank word. */
+/*
+ * Second pass: write the Ex input of a sparse set to @page: the header
+ * (vector, format, valid-bank mask @banks), then each target VP ORed into
+ * its compacted bank word, page[3 + rank[bank]].
+ */
 /*@ requires nbanks <= 64;
-  @ requires \valid(bank_words + (0 .. nbanks - 1));
+  @ requires \valid(page + (0 .. 2 + nbanks));
   @ requires \valid_read(rank + (0 .. 63));
   @ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
   @ requires \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
-  @ requires \separated(bank_words + (0 .. nbanks - 1), rank + (0 .. 63),
+  @ requires \separated(page + (0 .. 2 + nbanks), rank + (0 .. 63),
   @   mask + (0 .. mask_words(nr_cpu_ids) - 1), vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires rank_def: \forall integer k; 0 <= k < 64 ==>
+  @   rank[k] == bits_below(banks, k);
   @ requires rank_fits: \forall integer c; target(HVIPI_SEND, c) &&
-  @   vp_index[c] < 4096 ==> rank[vp_index[c] / 64] < nbanks;
-  @ assigns bank_words[0 .. nbanks - 1];
+  @   vp_index[c] < 4096 ==> bits_below(banks, vp_index[c] / 64) < nbanks;
+  @ assigns page[0 .. 2 + nbanks];
+  @ ensures header: page[0] == vector && page[1] == HVIPI_FORMAT_SPARSE &&
+  @   page[2] == banks;
   @ ensures words: \forall integer j, i; 0 <= j < nbanks && 0 <= i < 64 ==>
-  @   (bit64(bank_words[j], i) <==>
-  @    bank_bit{Pre}(HVIPI_SEND, rank, nr_cpu_ids, j, i));
+  @   (bit64(page[3 + j], i) <==>
+  @    bank_bit{Pre}(HVIPI_SEND, banks, nr_cpu_ids, j, i));
   @*/
-static void hvipi_fill_banks(uint64_t *bank_words, uint32_t nbanks,
-			     const uint8_t rank[64], const unsigned long *mask,
-			     uint32_t nr_cpu_ids, const uint32_t *vp_index,
-			     uint32_t self, bool exclude_self)
+static void hvipi_fill_banks(uint64_t *page, uint32_t nbanks, uint32_t vector,
+			     uint64_t banks, const uint8_t rank[64],
+			     const unsigned long *mask, uint32_t nr_cpu_ids,
+			     const uint32_t *vp_index, uint32_t self,
+			     bool exclude_self)
 {
 	uint32_t i, cpu = 0;
 
-	/*@ loop invariant 0 <= i <= nbanks;
-	  @ loop invariant \forall integer j; 0 <= j < i ==> bank_words[j] == 0;
-	  @ loop assigns i, bank_words[0 .. nbanks - 1];
-	  @ loop variant nbanks - i;
+	/*@ loop invariant 3 <= i <= 3 + nbanks;
+	  @ loop invariant zeroed: \forall integer j; 3 <= j < i ==> page[j] == 0;
+	  @ loop assigns i, page[3 .. 2 + nbanks];
+	  @ loop variant 3 + nbanks - i;
 	  @*/
-	for (i = 0; i < nbanks; i++)
-		bank_words[i] = 0;
+	for (i = HVIPI_EX_HDR_WORDS; i < HVIPI_EX_HDR_WORDS + nbanks; i++)
+		page[i] = 0;
 
 	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
 	  @ loop invariant words: \forall integer j, i;
 	  @   0 <= j < nbanks && 0 <= i < 64 ==>
-	  @   (bit64(bank_words[j], i) <==>
-	  @    bank_bit{Pre}(HVIPI_SEND, rank, cpu, j, i));
-	  @ loop assigns cpu, bank_words[0 .. nbanks - 1];
+	  @   (bit64(page[3 + j], i) <==>
+	  @    bank_bit{Pre}(HVIPI_SEND, banks, cpu, j, i));
+	  @ loop assigns cpu, page[3 .. 2 + nbanks];
 	  @ loop variant nr_cpu_ids - cpu;
 	  @*/
 	while (cpu < nr_cpu_ids) {
@@ -223,8 +228,8 @@ static void hvipi_fill_banks(uint64_t *bank_words, uint32_t nbanks,
 			/*@ assert empty_word: \forall integer c;
 			  @   cpu <= c < cpu + 64 ==> !cpu_in{Pre}(mask, c); */
 			/*@ assert skip: \forall integer jj, ii;
-			  @   bank_bit{Pre}(HVIPI_SEND, rank, next, jj, ii) <==>
-			  @   bank_bit{Pre}(HVIPI_SEND, rank, cpu, jj, ii); */
+			  @   bank_bit{Pre}(HVIPI_SEND, banks, next, jj, ii) <==>
+			  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii); */
 			cpu = next;
 			continue;
 		}
@@ -235,33 +240,36 @@ static void hvipi_fill_banks(uint64_t *bank_words, uint32_t nbanks,
 			/*@ assert vp == u32_at{Pre}(vp_index, cpu); */
 			if (vp < HVIPI_VP_LIMIT) {
 				uint32_t j = rank[vp / 64u];
-				uint64_t old = bank_words[j];
+				uint64_t old = page[HVIPI_EX_HDR_WORDS + j];
 
-				/*@ assert j == u8_at{Pre}(rank, vp / 64) && j < nbanks; */
+				/*@ assert j == bits_below(banks, vp / 64) && j < nbanks; */
 				/*@ assert step_in: \forall integer jj, ii;
-				  @   bank_bit{Pre}(HVIPI_SEND, rank, cpu + 1, jj, ii) <==>
-				  @   (bank_bit{Pre}(HVIPI_SEND, rank, cpu, jj, ii) ||
+				  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 1, jj, ii) <==>
+				  @   (bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii) ||
 				  @    (jj == j && ii == vp % 64)); */
-				bank_words[j] = old | (1ull << (vp % 64u));
+				page[HVIPI_EX_HDR_WORDS + j] = old | (1ull << (vp % 64u));
 				/*@ assert set_bit: \forall integer i; 0 <= i < 64 ==>
-				  @   (bit64(bank_words[j], i) <==>
+				  @   (bit64(page[3 + j], i) <==>
 				  @    (bit64(old, i) || i == vp % 64)); */
 				/*@ assert others: \forall integer k;
 				  @   0 <= k < nbanks && k != j ==>
-				  @   bank_words[k] == \at(bank_words[k], LoopCurrent); */
+				  @   page[3 + k] == \at(page[3 + k], LoopCurrent); */
 			} else {
 				/*@ assert step_big: \forall integer jj, ii;
-				  @   bank_bit{Pre}(HVIPI_SEND, rank, cpu + 1, jj, ii) <==>
-				  @   bank_bit{Pre}(HVIPI_SEND, rank, cpu, jj, ii); */
+				  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 1, jj, ii) <==>
+				  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii); */
 			}
 		} else {
 			/*@ assert not_target: !target{Pre}(HVIPI_SEND, cpu); */
 			/*@ assert step_none: \forall integer jj, ii;
-			  @   bank_bit{Pre}(HVIPI_SEND, rank, cpu + 1, jj, ii) <==>
-			  @   bank_bit{Pre}(HVIPI_SEND, rank, cpu, jj, ii); */
+			  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 1, jj, ii) <==>
+			  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii); */
 		}
 		cpu++;
 	}
+	page[0] = vector;
+	page[1] = HVIPI_FORMAT_SPARSE;
+	page[2] = banks;
 }
 
 /* Does the target set (self kept) equal the present set? */
@@ -298,16 +306,12 @@ static bool hvipi_same_set(const unsigned long *mask,
 	return true;
 }
 
-/*@ requires \valid(plan);
-  @ requires reason != HVIPI_FB_NONE;
-  @ assigns plan->kind, plan->reason;
-  @ ensures plan->kind == HVIPI_PLAN_FALLBACK && plan->reason == reason;
-  @*/
-static void hvipi_fallback(struct hvipi_plan *plan, uint32_t reason)
-{
-	plan->kind = HVIPI_PLAN_FALLBACK;
-	plan->reason = reason;
-}
+/*
+ * The plan writers.  Each one writes every field of the plan (and the
+ * page, for Ex), and the callers call exactly one of them after deciding:
+ * nothing is written before the decision, so the inputs a writer's
+ * contract speaks of are the inputs of the entry point.
+ */
 
 /*@ requires \valid(plan);
   @ assigns *plan;
@@ -327,17 +331,33 @@ static void hvipi_plan_clear(struct hvipi_plan *plan)
 	plan->bytes = 0;
 }
 
+/*@ requires \valid(plan);
+  @ requires reason != HVIPI_FB_NONE;
+  @ assigns *plan;
+  @ ensures plan->kind == HVIPI_PLAN_FALLBACK && plan->reason == reason;
+  @ ensures plan->control == 0 && plan->rdx == 0 && plan->r8 == 0 &&
+  @   plan->valid_bank_mask == 0 && plan->banks == 0 && plan->bytes == 0;
+  @*/
+static void hvipi_fallback(struct hvipi_plan *plan, uint32_t reason)
+{
+	hvipi_plan_clear(plan);
+	plan->kind = HVIPI_PLAN_FALLBACK;
+	plan->reason = reason;
+}
+
 /* A fast Send-IPI: vector in rdx, the VP mask in r8. */
 /*@ requires \valid(plan);
   @ requires vector_ok(vector);
-  @ assigns plan->kind, plan->control, plan->rdx, plan->r8;
-  @ ensures plan->kind == HVIPI_PLAN_FAST;
+  @ assigns *plan;
+  @ ensures plan->kind == HVIPI_PLAN_FAST && plan->reason == HVIPI_FB_NONE;
   @ ensures ctl_is(plan->control, HVIPI_CALL_SEND_IPI, 1, 0);
   @ ensures plan->rdx == vector && plan->r8 == vp_mask;
+  @ ensures plan->valid_bank_mask == 0 && plan->banks == 0 && plan->bytes == 0;
   @*/
 static void hvipi_encode_fast(struct hvipi_plan *plan, uint32_t vector,
 			      uint64_t vp_mask)
 {
+	hvipi_plan_clear(plan);
 	plan->kind = HVIPI_PLAN_FAST;
 	plan->control = hvipi_control(HVIPI_CALL_SEND_IPI, true, 0);
 	plan->rdx = vector;
@@ -347,27 +367,30 @@ static void hvipi_encode_fast(struct hvipi_plan *plan, uint32_t vector,
 /* An Ex send in the "all" format: a 24-byte header, no bank. */
 /*@ requires \valid(plan) && \valid(page + (0 .. 2));
   @ requires \separated(plan, page + (0 .. 2));
-  @ assigns plan->kind, plan->control, plan->bytes, page[0 .. 2];
-  @ ensures plan->kind == HVIPI_PLAN_EX_ALL;
+  @ assigns *plan, page[0 .. 2];
+  @ ensures plan->kind == HVIPI_PLAN_EX_ALL && plan->reason == HVIPI_FB_NONE;
   @ ensures ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, 0);
   @ ensures ex_header(page, vector, HVIPI_FORMAT_ALL) && page[2] == 0;
-  @ ensures plan->bytes == HVIPI_EX_HDR_BYTES;
+  @ ensures plan->rdx == 0 && plan->r8 == 0 && plan->valid_bank_mask == 0 &&
+  @   plan->banks == 0 && plan->bytes == HVIPI_EX_HDR_BYTES;
   @*/
 static void hvipi_encode_all(struct hvipi_plan *plan, uint64_t *page,
 			     uint32_t vector)
 {
-	page[0] = vector;
-	page[1] = HVIPI_FORMAT_ALL;
-	page[2] = 0;
+	hvipi_plan_clear(plan);
 	plan->kind = HVIPI_PLAN_EX_ALL;
 	plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, false, 0);
 	plan->bytes = HVIPI_EX_HDR_BYTES;
+	page[0] = vector;
+	page[1] = HVIPI_FORMAT_ALL;
+	page[2] = 0;
 }
 
 /*
  * A sparse Ex send: the compacted banks of @banks (the non-empty banks of
  * the target set, all of whose VPs are below 4096) written to the page,
- * or a NO_PAGE fallback when the page cannot hold them.
+ * or a NO_PAGE fallback when the page cannot hold them.  The target set is
+ * the one at entry (label Pre).
  */
 /*@ requires \valid(plan);
   @ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
@@ -383,18 +406,17 @@ static void hvipi_encode_all(struct hvipi_plan *plan, uint64_t *page,
   @   (bit64(banks, k) <==> bank_used(HVIPI_SEND, k));
   @ requires all_known: \forall integer c; target(HVIPI_SEND, c) ==>
   @   vp_index[c] < 4096;
-  @ requires plan->bytes == 0;
-  @ assigns plan->kind, plan->reason, plan->control, plan->valid_bank_mask,
-  @   plan->banks, plan->bytes, page[0 .. page_size / 8 - 1];
+  @ assigns *plan, page[0 .. page_size / 8 - 1];
   @ ensures bank_set: plan->valid_bank_mask == banks;
   @ ensures bank_count: plan->banks == popcount64(plan->valid_bank_mask);
+  @ ensures zero_regs: plan->rdx == 0 && plan->r8 == 0;
   @ ensures sparse_exact: page_holds(page, page_size,
   @     HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
-  @   plan->kind == HVIPI_PLAN_EX_SPARSE && plan->reason == \old(plan->reason);
+  @   plan->kind == HVIPI_PLAN_EX_SPARSE && plan->reason == HVIPI_FB_NONE;
   @ ensures fallback_exact: !page_holds(page, page_size,
   @     HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
   @   plan->kind == HVIPI_PLAN_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE &&
-  @   plan->bytes == 0;
+  @   plan->control == 0 && plan->bytes == 0;
   @ ensures well_formed: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
   @   ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, plan->banks) &&
   @   ex_header(page, vector, HVIPI_FORMAT_SPARSE) &&
@@ -407,12 +429,13 @@ static void hvipi_encode_all(struct hvipi_plan *plan, uint64_t *page,
   @ ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
   @   \forall integer v; 0 <= v < 4096 && bit64(page[2], v / 64) ==>
   @     (bit64(page[3 + bits_below(page[2], v / 64)], v % 64) <==>
-  @      vp_target(HVIPI_SEND, v));
+  @      vp_target{Pre}(HVIPI_SEND, v));
   @ ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @   \forall integer c; target(HVIPI_SEND, c) ==>
-  @     sparse_reads(page, vp_index[c]);
+  @   \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
+  @     sparse_reads(page, \old(vp_index[c]));
   @ ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @   \forall integer v; sparse_reads(page, v) ==> vp_target(HVIPI_SEND, v);
+  @   \forall integer v; sparse_reads(page, v) ==>
+  @     vp_target{Pre}(HVIPI_SEND, v);
   @ ensures page_bounds: plan->bytes <= page_size &&
   @   \forall integer i; plan->bytes / 8 <= i < page_size / 8 ==>
   @     page[i] == \old(page[i]);
@@ -426,45 +449,72 @@ static void hvipi_encode_sparse(struct hvipi_plan *plan, uint64_t *page,
 	uint8_t rank[64];
 	uint32_t nbanks = hvipi_rank(banks, rank);
 
-	plan->valid_bank_mask = banks;
-	plan->banks = nbanks;
+	/* The reading of a compacted set, before anything is written. */
+	/*@ assert fits_v: \forall integer v; 0 <= v < 4096 && bit64(banks, v / 64) ==>
+	  @   0 <= bits_below(banks, v / 64) < nbanks; */
+	/*@ assert lost: \forall integer c; target(HVIPI_SEND, c) ==>
+	  @   vp_index[c] < 4096 && bit64(banks, vp_index[c] / 64) &&
+	  @   bits_below(banks, vp_index[c] / 64) < nbanks &&
+	  @   bank_bit(HVIPI_SEND, banks, nr_cpu_ids,
+	  @            bits_below(banks, vp_index[c] / 64), vp_index[c] % 64); */
+	/*@ assert spurious: \forall integer v;
+	  @   0 <= v < 4096 && bit64(banks, v / 64) &&
+	  @   bank_bit(HVIPI_SEND, banks, nr_cpu_ids, bits_below(banks, v / 64),
+	  @            v % 64) ==> vp_target(HVIPI_SEND, v); */
+	/*@ assert nonempty: \forall integer k; 0 <= k < 64 && bit64(banks, k) ==>
+	  @   \exists integer i; 0 <= i < 64 &&
+	  @   bank_bit(HVIPI_SEND, banks, nr_cpu_ids, bits_below(banks, k), i); */
 	if (!page || page_size < HVIPI_EX_HDR_BYTES + 8u * nbanks) {
 		hvipi_fallback(plan, HVIPI_FB_NO_PAGE);
+		plan->valid_bank_mask = banks;
+		plan->banks = nbanks;
 		return;
 	}
-	page[0] = vector;
-	page[1] = HVIPI_FORMAT_SPARSE;
-	page[2] = banks;
-	/*@ assert rank_fits: \forall integer c; target(HVIPI_SEND, c) &&
-	  @   vp_index[c] < 4096 ==> rank[vp_index[c] / 64] < nbanks; */
-	/*@ ghost Fill: ; */
-	hvipi_fill_banks(page + HVIPI_EX_HDR_WORDS, nbanks, rank, mask,
-			 nr_cpu_ids, vp_index, self, exclude_self);
-	/* What the fill left alone: the header, the mask, the table, rank. */
-	/*@ assert header: page[0] == vector && page[1] == HVIPI_FORMAT_SPARSE &&
-	  @   page[2] == banks; */
-	/*@ assert frame_mask: \forall integer w; 0 <= w < mask_words(nr_cpu_ids) ==>
-	  @   mask[w] == \at(mask[w], Fill); */
-	/*@ assert frame_table: \forall integer c; 0 <= c < nr_cpu_ids ==>
-	  @   vp_index[c] == \at(vp_index[c], Fill); */
-	/*@ assert frame_rank: \forall integer k; 0 <= k < 64 ==>
-	  @   rank[k] == \at(rank[k], Fill); */
-	/*@ assert frame_target: \forall integer c;
-	  @   target(HVIPI_SEND, c) <==> target{Fill}(HVIPI_SEND, c); */
+	/*@ assert room: 3 + nbanks <= page_size / 8; */
+	hvipi_fill_banks(page, nbanks, vector, banks, rank, mask, nr_cpu_ids,
+			 vp_index, self, exclude_self);
+	/*@ ghost Filled: ; */
+	/*@ assert untouched: \forall integer i; 3 + nbanks <= i < page_size / 8 ==>
+	  @   page[i] == \at(page[i], Pre); */
 	/*@ assert filled: \forall integer j, i; 0 <= j < nbanks && 0 <= i < 64 ==>
 	  @   (bit64(page[3 + j], i) <==>
-	  @    bank_bit{Fill}(HVIPI_SEND, &rank[0], nr_cpu_ids, j, i)); */
+	  @    bank_bit{Pre}(HVIPI_SEND, banks, nr_cpu_ids, j, i)); */
+	plan->kind = HVIPI_PLAN_EX_SPARSE;
+	plan->reason = HVIPI_FB_NONE;
+	plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, false, nbanks);
+	plan->rdx = 0;
+	plan->r8 = 0;
+	plan->valid_bank_mask = banks;
+	plan->banks = nbanks;
+	plan->bytes = HVIPI_EX_HDR_BYTES + 8u * nbanks;
+	/*@ assert words_kept: \forall integer j; 0 <= j < 3 + nbanks ==>
+	  @   page[j] == \at(page[j], Filled); */
+	/*@ assert page_kept: \forall integer j; 0 <= j < page_size / 8 ==>
+	  @   page[j] == \at(page[j], Filled); */
+
+	/*@ assert hdr: page[0] == vector && page[1] == HVIPI_FORMAT_SPARSE &&
+	  @   page[2] == banks; */
+	/*@ assert bytes: plan->bytes / 8 == 3 + nbanks &&
+	  @   plan->bytes <= page_size && plan->banks == nbanks; */
+
 	/*@ assert words: \forall integer j, i; 0 <= j < nbanks && 0 <= i < 64 ==>
 	  @   (bit64(page[3 + j], i) <==>
-	  @    bank_bit(HVIPI_SEND, &rank[0], nr_cpu_ids, j, i)); */
-	/*@ assert index: \forall integer k; 0 <= k < 64 && bit64(page[2], k) ==>
-	  @   bits_below(page[2], k) == rank[k] && rank[k] < nbanks; */
-	/*@ assert lost: \forall integer c; target(HVIPI_SEND, c) ==>
-	  @   bit64(page[2], vp_index[c] / 64) &&
-	  @   bit64(page[3 + rank[vp_index[c] / 64]], vp_index[c] % 64); */
-	plan->kind = HVIPI_PLAN_EX_SPARSE;
-	plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, false, nbanks);
-	plan->bytes = HVIPI_EX_HDR_BYTES + 8u * nbanks;
+	  @    bank_bit{Pre}(HVIPI_SEND, banks, nr_cpu_ids, j, i)); */
+	/*@ assert words_nonzero: \forall integer k; 0 <= k < 64 && bit64(banks, k) ==>
+	  @   bits_below(banks, k) < nbanks &&
+	  @   page[3 + bits_below(banks, k)] != 0; */
+	/*@ assert words_v: \forall integer v; 0 <= v < 4096 && bit64(banks, v / 64) ==>
+	  @   0 <= bits_below(banks, v / 64) < nbanks &&
+	  @   (bit64(page[3 + bits_below(banks, v / 64)], v % 64) <==>
+	  @    bank_bit{Pre}(HVIPI_SEND, banks, nr_cpu_ids,
+	  @                  bits_below(banks, v / 64), v % 64)); */
+	/*@ assert cover_v: \forall integer v; 0 <= v < 4096 && bit64(banks, v / 64) ==>
+	  @   (bit64(page[3 + bits_below(banks, v / 64)], v % 64) <==>
+	  @    vp_target{Pre}(HVIPI_SEND, v)); */
+	/*@ assert lost_v: \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
+	  @   \at(vp_index[c], Pre) < 4096 &&
+	  @   bit64(banks, \at(vp_index[c], Pre) / 64) &&
+	  @   vp_target{Pre}(HVIPI_SEND, \at(vp_index[c], Pre)); */
 }
 
 void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
@@ -473,13 +523,13 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		     uint32_t vector, uint32_t hints, uint64_t *page,
 		     uint32_t page_size)
 {
-	struct hvipi_scan s;
+	struct hvipi_scan s = hvipi_scan(mask, nr_cpu_ids, vp_index, self,
+					 exclude_self);
 
-	hvipi_plan_clear(plan);
-	s = hvipi_scan(mask, nr_cpu_ids, vp_index, self, exclude_self);
-
-	if (!s.any)
+	if (!s.any) {
+		hvipi_plan_clear(plan);
 		return;
+	}
 	if (!(hints & HVIPI_HINT_CLUSTER_IPI)) {
 		hvipi_fallback(plan, HVIPI_FB_NOT_RECOMMENDED);
 		return;
@@ -521,10 +571,12 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 		    uint64_t *page, uint32_t page_size)
 {
 	uint32_t vp;
+	uint64_t bank;
 
-	hvipi_plan_clear(plan);
-	if (cpu >= nr_cpu_ids)
+	if (cpu >= nr_cpu_ids) {
+		hvipi_plan_clear(plan);
 		return;
+	}
 	if (!(hints & HVIPI_HINT_CLUSTER_IPI)) {
 		hvipi_fallback(plan, HVIPI_FB_NOT_RECOMMENDED);
 		return;
@@ -550,8 +602,7 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 		hvipi_fallback(plan, HVIPI_FB_VP_TOO_BIG);
 		return;
 	}
-	plan->valid_bank_mask = 1ull << (vp / 64u);
-	plan->banks = 1;
+	bank = 1ull << (vp / 64u);
 	/*
 	 * Ghost induction: a one-bit word has no set bit below its bit and
 	 * exactly one at or above it, so the bank's compacted index is 0 and
@@ -561,7 +612,7 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 	  @ int k;
 	  @ /@ loop invariant 0 <= k <= 64;
 	  @    loop invariant \forall integer j; 0 <= j <= k ==>
-	  @      bits_below(plan->valid_bank_mask, j) == (j > vp / 64 ? 1 : 0);
+	  @      bits_below(bank, j) == (j > vp / 64 ? 1 : 0);
 	  @    loop assigns k;
 	  @    loop variant 64 - k;
 	  @ @/
@@ -570,16 +621,28 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 	  @*/
 	if (!page || page_size < HVIPI_EX_HDR_BYTES + 8u) {
 		hvipi_fallback(plan, HVIPI_FB_NO_PAGE);
+		plan->valid_bank_mask = bank;
+		plan->banks = 1;
 		return;
 	}
+	/*@ assert bank_bits: \forall integer k; 0 <= k < 64 ==>
+	  @   (bit64(bank, k) <==> k == vp / 64); */
 	page[0] = vector;
 	page[1] = HVIPI_FORMAT_SPARSE;
-	page[2] = plan->valid_bank_mask;
+	page[2] = bank;
 	page[3] = 1ull << (vp % 64u);
+	/*@ ghost Written: ; */
+	plan->kind = HVIPI_PLAN_EX_SPARSE;
+	plan->reason = HVIPI_FB_NONE;
+	plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, false, 1);
+	plan->rdx = 0;
+	plan->r8 = 0;
+	plan->valid_bank_mask = bank;
+	plan->banks = 1;
+	plan->bytes = HVIPI_EX_HDR_BYTES + 8u;
+	/*@ assert page_kept: \forall integer i; 0 <= i < page_size / 8 ==>
+	  @   page[i] == \at(page[i], Written); */
 	/*@ assert one_bank: bit64(page[2], vp / 64) &&
 	  @   bits_below(page[2], vp / 64) == 0; */
 	/*@ assert one_vp: bit64(page[3], vp % 64); */
-	plan->kind = HVIPI_PLAN_EX_SPARSE;
-	plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, false, 1);
-	plan->bytes = HVIPI_EX_HDR_BYTES + 8u;
 }

@@ -162,11 +162,11 @@ struct hvipi_plan {
   @     ctl_is(plan->control, HVIPI_CALL_SEND_IPI, 1, 0) &&
   @     plan->rdx == vector && 0 <= plan->rdx < 4294967296 && plan->bytes == 0;
   @   ensures bit_coverage: \forall integer v; 0 <= v < 64 ==>
-  @     (bit64(plan->r8, v) <==> vp_target(HVIPI_SEND, v));
-  @   ensures no_vp_lost: \forall integer c; target(HVIPI_SEND, c) ==>
-  @     fast_reads(plan->r8, vp_index[c]);
+  @     (bit64(plan->r8, v) <==> vp_target{Pre}(HVIPI_SEND, v));
+  @   ensures no_vp_lost: \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
+  @     fast_reads(plan->r8, \old(vp_index[c]));
   @   ensures no_spurious_vp: \forall integer v; fast_reads(plan->r8, v) ==>
-  @     vp_target(HVIPI_SEND, v);
+  @     vp_target{Pre}(HVIPI_SEND, v);
   @ behavior all_format:
   @   assumes sel_gate(HVIPI_SEND, vector, hints) &&
   @     !all_vps_fast(HVIPI_SEND) &&
@@ -180,7 +180,7 @@ struct hvipi_plan {
   @     ex_header(page, vector, HVIPI_FORMAT_ALL) && page[2] == 0 &&
   @     plan->bytes == HVIPI_EX_HDR_BYTES;
   @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_ALL ==>
-  @     exclude_self == 0 && same_cpus(mask, present, nr_cpu_ids);
+  @     exclude_self == 0 && same_cpus{Pre}(mask, present, nr_cpu_ids);
   @ behavior vp_unknown:
   @   assumes sel_sparse(mask, present, nr_cpu_ids, vp_index, self,
   @     exclude_self, vector, hints) && some_vp_unknown(HVIPI_SEND);
@@ -203,7 +203,7 @@ struct hvipi_plan {
   @     exclude_self, vector, hints) && !some_vp_unknown(HVIPI_SEND) &&
   @     hint_ex(hints) && !some_vp_too_big(HVIPI_SEND);
   @   ensures bank_set: \forall integer k; 0 <= k < 64 ==>
-  @     (bit64(plan->valid_bank_mask, k) <==> bank_used(HVIPI_SEND, k));
+  @     (bit64(plan->valid_bank_mask, k) <==> bank_used{Pre}(HVIPI_SEND, k));
   @   ensures bank_count: plan->banks == popcount64(plan->valid_bank_mask);
   @   ensures sparse_exact: page_holds(page, page_size,
   @       HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
@@ -223,13 +223,13 @@ struct hvipi_plan {
   @   ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
   @     \forall integer v; 0 <= v < 4096 && bit64(page[2], v / 64) ==>
   @       (bit64(page[3 + bits_below(page[2], v / 64)], v % 64) <==>
-  @        vp_target(HVIPI_SEND, v));
+  @        vp_target{Pre}(HVIPI_SEND, v));
   @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @     \forall integer c; target(HVIPI_SEND, c) ==>
-  @       sparse_reads(page, vp_index[c]);
+  @     \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
+  @       sparse_reads(page, \old(vp_index[c]));
   @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
   @     \forall integer v; sparse_reads(page, v) ==>
-  @       vp_target(HVIPI_SEND, v);
+  @       vp_target{Pre}(HVIPI_SEND, v);
   @ complete behaviors;
   @ disjoint behaviors;
   @*/
@@ -280,9 +280,9 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
   @   ensures well_formed:
   @     ctl_is(plan->control, HVIPI_CALL_SEND_IPI, 1, 0) &&
   @     plan->rdx == vector && 0 <= plan->rdx < 4294967296 && plan->bytes == 0;
-  @   ensures no_vp_lost: fast_reads(plan->r8, vp_index[cpu]);
+  @   ensures no_vp_lost: fast_reads(plan->r8, \old(vp_index[cpu]));
   @   ensures no_spurious_vp: \forall integer v; fast_reads(plan->r8, v) ==>
-  @     v == vp_index[cpu];
+  @     v == \old(vp_index[cpu]);
   @ behavior ex_not_recommended:
   @   assumes cpu < nr_cpu_ids && hint_cluster(hints) && vector_ok(vector) &&
   @     64 <= vp_index[cpu] < HVIPI_VP_INVAL && !hint_ex(hints);
@@ -297,7 +297,7 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
   @   assumes cpu < nr_cpu_ids && hint_cluster(hints) && vector_ok(vector) &&
   @     64 <= vp_index[cpu] < 4096 && hint_ex(hints);
   @   ensures bank_set: \forall integer k; 0 <= k < 64 ==>
-  @     (bit64(plan->valid_bank_mask, k) <==> k == vp_index[cpu] / 64);
+  @     (bit64(plan->valid_bank_mask, k) <==> k == \old(vp_index[cpu]) / 64);
   @   ensures bank_count: plan->banks == 1;
   @   ensures sparse_exact: page_holds(page, page_size, HVIPI_EX_HDR_BYTES + 8) ==>
   @     plan->kind == HVIPI_PLAN_EX_SPARSE;
@@ -309,9 +309,9 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
   @     page[2] == plan->valid_bank_mask && popcount64(page[2]) == 1 &&
   @     plan->bytes == HVIPI_EX_HDR_BYTES + 8;
   @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @     sparse_reads(page, vp_index[cpu]);
+  @     sparse_reads(page, \old(vp_index[cpu]));
   @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @     \forall integer v; sparse_reads(page, v) ==> v == vp_index[cpu];
+  @     \forall integer v; sparse_reads(page, v) ==> v == \old(vp_index[cpu]);
   @ complete behaviors;
   @ disjoint behaviors;
   @*/
