@@ -7,6 +7,12 @@
  * differences are counted and listed.
  *
  * Usage: random [SEED [CASES]]   or env HVIPI_SEED, HVIPI_CASES.
+ * HVIPI_NR_MAX (default and at most 8192) caps nr_cpu_ids: a larger pick
+ * is folded into 1..HVIPI_NR_MAX, so smaller ones keep their shares (the
+ * E-ACSL build uses it, its checks cost O(nr_cpu_ids) and more per call).
+ * Each case also checks the two small entry points, hvipi_control() and
+ * hvipi_status_ok(), on values from a second generator (so that the
+ * cases themselves are the same for a seed as without them).
  * The mask and VP table of each case are allocated to their exact size,
  * so that ASan catches any read beyond nr_cpu_ids.
  */
@@ -25,15 +31,21 @@
 #define LONG_BITS	(8u * (uint32_t)sizeof(unsigned long))
 
 static uint64_t rng_state;
+static uint32_t nr_max = NR_MAX;
 
-static uint64_t rnd(void)
+/* splitmix64 */
+static uint64_t splitmix(uint64_t *state)
 {
-	/* splitmix64 */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+static uint64_t rnd(void)
+{
+	return splitmix(&rng_state);
 }
 
 /* uniform in [0, n) */
@@ -42,7 +54,7 @@ static uint32_t below(uint32_t n)
 	return n ? (uint32_t)(rnd() % n) : 0;
 }
 
-static uint32_t pick_nr(void)
+static uint32_t pick_nr_full(void)
 {
 	uint32_t r = below(100);
 
@@ -53,6 +65,41 @@ static uint32_t pick_nr(void)
 	if (r < 90)
 		return 513 + below(4096 - 512);
 	return 4097 + below(NR_MAX - 4096);
+}
+
+static uint32_t pick_nr(void)
+{
+	uint32_t nr = pick_nr_full();
+
+	return nr > nr_max ? 1 + (nr - 1) % nr_max : nr;
+}
+
+/*
+ * The control word and the status check, against their definitions
+ * (TLFS): code in bits 15:0, fast in bit 16, variable header in 26:17;
+ * success when status bits 15:0 are zero.  Returns the failures (0..2).
+ */
+static unsigned int check_small(uint64_t *state)
+{
+	uint64_t r = splitmix(state), status = splitmix(state);
+	uint32_t code = (uint32_t)(r & 0xffffu);
+	bool fast = (r >> 16) & 1u;
+	uint32_t var_hdr = (uint32_t)((r >> 17) % (HVIPI_CTL_VARHDR_MAX + 1u));
+	uint64_t want = code | (uint64_t)fast << 16 | (uint64_t)var_hdr << 17;
+	unsigned int bad = 0;
+
+	if (r >> 63)		/* half of them succeed */
+		status &= ~0xffffull;
+	if (hvipi_control(code, fast, var_hdr) != want) {
+		fprintf(stderr, "FAIL: hvipi_control(%#x, %d, %u) != %#" PRIx64 "\n",
+			code, fast, var_hdr, want);
+		bad++;
+	}
+	if (hvipi_status_ok(status) != ((status & 0xffffu) == 0)) {
+		fprintf(stderr, "FAIL: hvipi_status_ok(%#" PRIx64 ")\n", status);
+		bad++;
+	}
+	return bad;
 }
 
 static void set_bit(unsigned long *m, uint32_t b)
@@ -147,6 +194,8 @@ int main(int argc, char **argv)
 	struct ck_stats st;
 	uint64_t seed, ncases, i, one_cases = 0, one_both = 0;
 	const char *es = getenv("HVIPI_SEED"), *ec = getenv("HVIPI_CASES");
+	const char *en = getenv("HVIPI_NR_MAX");
+	uint64_t small_state, small_cases = 0, small_failures = 0;
 	clock_t t0 = clock();
 	uint64_t *lpage = malloc(4096);
 
@@ -161,10 +210,20 @@ int main(int argc, char **argv)
 		ncases = strtoull(argv[2], NULL, 0);
 	else if (ec && *ec)
 		ncases = strtoull(ec, NULL, 0);
-	printf("random: seed %#" PRIx64 " (rerun: HVIPI_SEED=%#" PRIx64 "), %" PRIu64 " cases\n",
-	       seed, seed, ncases);
+	if (en && *en) {
+		unsigned long n = strtoul(en, NULL, 0);
+
+		if (n < 1 || n > NR_MAX) {
+			fprintf(stderr, "random: HVIPI_NR_MAX must be 1..%u\n", NR_MAX);
+			return 2;
+		}
+		nr_max = (uint32_t)n;
+	}
+	printf("random: seed %#" PRIx64 " (rerun: HVIPI_SEED=%#" PRIx64 "), %" PRIu64 " cases, nr_cpu_ids 1..%u\n",
+	       seed, seed, ncases, nr_max);
 	fflush(stdout);
 	rng_state = seed;
+	small_state = ~seed;
 	memset(&st, 0, sizeof(st));
 
 	for (i = 0; i < ncases; i++) {
@@ -264,12 +323,19 @@ int main(int argc, char **argv)
 		free(mask);
 		free(present);
 		free(vp);
+		small_cases++;
+		if (check_small(&small_state))
+			small_failures++;
 	}
 	ck_print_kinds("random", &st);
 	ck_print_linux("random", &st);
 	printf("random: one-CPU sends %" PRIu64 ", both sending (same VP) %" PRIu64 "\n",
 	       one_cases, one_both);
-	printf("random: seed %#" PRIx64 ", %" PRIu64 " cases (mask and one-CPU), %" PRIu64 " failures, %.1f s\n",
+	printf("random: hvipi_control/hvipi_status_ok cases %" PRIu64 ", failures %" PRIu64 "\n",
+	       small_cases, small_failures);
+	st.cases += small_cases;
+	st.failures += small_failures;
+	printf("random: seed %#" PRIx64 ", %" PRIu64 " cases (mask, one-CPU, control/status), %" PRIu64 " failures, %.1f s\n",
 	       seed, st.cases, st.failures,
 	       (double)(clock() - t0) / CLOCKS_PER_SEC);
 	free(lpage);
