@@ -16,6 +16,9 @@
  * Each declaration below carries its ACSL contract: what WP proves of it.
  * The logic it uses (targets, the receiver's reading, selection rules) is
  * defined in spec/; a claim's name is the label of its ensures clause.
+ * The target set is the one the caller passed, read at entry: the
+ * postconditions evaluate the predicates over mask and vp_index at label
+ * Pre (target{Pre}, \old(vp_index[c])), and the page and plan at exit.
  */
 #ifndef HVIPI_H
 #define HVIPI_H
