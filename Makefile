@@ -10,7 +10,11 @@
 #                userspace asm test, in-tree drop-in check, QEMU self-test
 #
 # Each installs what it lacks with apt-get (as root, Debian 12) and says so.
-# Other targets: kernel, qemu-test, fuzz (FUZZ_SECONDS=N), clean.
+# Other targets: kernel, qemu-test, fuzz (FUZZ_SECONDS=N), clean,
+# bench (instruction counts vs the Linux reference; BENCH_STRICT=1).
+# Proof upkeep (CONTRIBUTING.md): replay (the gate from the committed WP
+# cache, no solver), refresh-cache, report, diversity, mutants
+# (MUTANTS=id,...).
 
 BUILD := $(CURDIR)/build
 RESULTS := $(BUILD)/results
@@ -34,7 +38,8 @@ define ensure
 	fi
 endef
 
-.PHONY: prove test deps-prove deps-test kernel qemu-test fuzz clean
+.PHONY: prove test deps-prove deps-test kernel qemu-test fuzz clean bench
+.PHONY: replay replay-test refresh-cache report diversity mutants
 
 prove: deps-prove
 	sh proofs/prove.sh $(BUILD)
@@ -53,6 +58,7 @@ test: deps-test
 	$(MAKE) -C kernel-glue asm-test BUILD=$(BUILD) || rc=1; \
 	$(MAKE) -C kernel-glue intree-check BUILD=$(BUILD) || rc=1; \
 	$(MAKE) -C kernel-glue qemu-test BUILD=$(BUILD) || rc=1; \
+	$(MAKE) replay-test BUILD=$(BUILD) || rc=1; \
 	pass=0; fail=0; \
 	for f in $(RESULTS)/*.counts; do \
 		[ -f "$$f" ] || continue; \
@@ -72,6 +78,52 @@ qemu-test: deps-test
 
 fuzz: deps-test
 	$(MAKE) -C tests fuzz BUILD=$(BUILD) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),600)
+
+# Instruction counts (callgrind), hvipi vs the Linux reference: a table,
+# PASS/FAIL per target, build/bench.json; exits 0 unless BENCH_STRICT=1
+# and a target fails (see bench/README.md).
+BENCH_PKGS := gcc libc6-dev valgrind
+
+bench:
+	$(call ensure,$(BENCH_PKGS))
+	$(MAKE) -C bench bench BUILD=$(BUILD)
+
+# The WP gate re-checked from the committed cache proofs/cache/, with no
+# solver (proofs/replay.sh); the cache is rewritten by refresh-cache (runs
+# make prove: needs z3 and cvc5).  report writes the per-claim proof
+# report from a replay; diversity re-proves with every prover; mutants
+# plants faults in copies of src/hvipi.c and re-proves them.
+REPLAY_PKGS := gcc frama-c-base why3 python3
+
+replay:
+	$(call ensure,$(REPLAY_PKGS))
+	sh proofs/replay.sh $(BUILD)
+
+# make replay with z3 and cvc5 off the PATH (part of make test).
+replay-test:
+	@mkdir -p $(RESULTS); \
+	path=$$(sh proofs/nosolver-path.sh $(BUILD)/nosolver-path) || exit 1; \
+	if PATH=$$path sh -c 'command -v z3 || command -v cvc5'; then \
+		echo "hvipi: replay-test: a solver is still on the PATH" >&2; \
+		echo "0 1" > $(RESULTS)/replay.counts; exit 1; \
+	fi; \
+	echo "hvipi: replay-test: make replay with z3 and cvc5 off the PATH"; \
+	if PATH=$$path $(MAKE) replay BUILD=$(BUILD); then c="1 0"; else c="0 1"; fi; \
+	echo "$$c" > $(RESULTS)/replay.counts; [ "$$c" = "1 0" ]
+
+refresh-cache: deps-prove
+	sh proofs/refresh-cache.sh $(BUILD)
+
+report:
+	$(call ensure,$(REPLAY_PKGS))
+	@rc=0; sh proofs/replay.sh $(BUILD) || rc=1; \
+	python3 proofs/report.py --build $(BUILD) || rc=1; exit $$rc
+
+diversity: deps-prove
+	sh proofs/diversity.sh $(BUILD)
+
+mutants: deps-prove
+	python3 proofs/mutants/run.py --build $(BUILD) $(if $(MUTANTS),--only $(MUTANTS))
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# hvipi mutation testing of the contracts: plant each fault of
+# proofs/mutants/mutants.txt in a copy of the sources under
+# BUILD/mutants/<id>/ (src/ is never touched), re-prove the mutated
+# function alone with WP (no cache, the gate's options and timeouts,
+# -wp-par 2) and record the goals that fail.  A mutant is killed when a
+# goal is not valid, killed by typing when frama-c rejects it, and
+# survives when every goal is still valid: then either the contract
+# misses the fault (a spec gap) or the mutant is equivalent, which its
+# spec says and proofs/MUTANTS.md explains.
+"""Mutation testing of the hvipi contracts (see proofs/mutants/mutants.txt)."""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(TOP, "proofs"))
+import gate  # noqa: E402  (reads the WP logs like the gate does)
+
+KEYS = ("id", "function", "class", "from", "to", "equivalent")
+TYPING_RE = re.compile(r"User Error|syntax error|Frama-C aborted|"
+                       r"invalid user input|Plug-in \w+ aborted")
+
+
+def unescape(text):
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text):
+            nxt = text[i + 1]
+            out.append({"n": "\n", "t": "\t", "\\": "\\"}.get(nxt, "\\" + nxt))
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def parse_specs(path):
+    """Return the mutants of a spec file, raising ValueError on a bad one."""
+    mutants, cur = [], {}
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines() + [""]
+    for no, line in enumerate(lines, 1):
+        if line.startswith("#"):
+            continue
+        if not line.strip():
+            if cur:
+                mutants.append(cur)
+                cur = {}
+            continue
+        key, sep, val = line.partition(":")
+        if not sep or key not in KEYS:
+            raise ValueError(f"{path}:{no}: expected 'key: value' with key in {KEYS}")
+        if key in cur:
+            raise ValueError(f"{path}:{no}: {key} given twice")
+        val = val[1:] if val.startswith(" ") else val
+        cur[key] = unescape(val.rstrip())
+        cur.setdefault("line", no)
+    seen = set()
+    for m in mutants:
+        for key in ("id", "function", "class", "from", "to"):
+            if key not in m:
+                raise ValueError(f"{path}:{m['line']}: mutant without {key}")
+        if m["id"] in seen:
+            raise ValueError(f"{path}:{m['line']}: duplicate id {m['id']}")
+        seen.add(m["id"])
+        if m["from"] == m["to"]:
+            raise ValueError(f"{path}:{m['line']}: {m['id']}: from == to")
+    return mutants
+
+
+def function_span(src, name):
+    """(start, end) offsets of the definition of NAME in src: from the
+    start of its definition line (at column 0, not a prototype) to the end
+    of its closing brace (a '}' at column 0)."""
+    m = re.search(r"^[A-Za-z_][^\n;]*\b" + re.escape(name) + r"\(", src, re.M)
+    if not m:
+        raise ValueError(f"no definition of {name} in src/hvipi.c")
+    end = src.find("\n}", m.start())
+    if end < 0:
+        raise ValueError(f"no closing brace for {name}")
+    return m.start(), end + 2
+
+
+def mutate(src, m):
+    """Return the mutated source; raise ValueError if `from` is not found
+    exactly once in the function."""
+    start, end = function_span(src, m["function"])
+    body = src[start:end]
+    n = body.count(m["from"])
+    if n != 1:
+        raise ValueError(f"{m['id']}: 'from' occurs {n} times in "
+                         f"{m['function']} (must be exactly once)")
+    return src[:start] + body.replace(m["from"], m["to"]) + src[end:]
+
+
+def gated_functions():
+    with open(os.path.join(TOP, "proofs/functions.txt"), encoding="utf-8") as f:
+        return {ln.strip() for ln in f if ln.strip() and not ln.startswith("#")}
+
+
+def wp_options():
+    with open(os.path.join(TOP, "proofs/wp-options.txt"), encoding="utf-8") as f:
+        return " ".join(ln.strip() for ln in f
+                        if ln.strip() and not ln.startswith("#")).split()
+
+
+def run_mutant(m, base, outdir, why3conf, lock):
+    """Prove the mutant (without "from": the unmutated baseline);
+    return its result record."""
+    d = os.path.join(outdir, m["id"])
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(os.path.join(base, "src"), os.path.join(d, "src"))
+    shutil.copytree(os.path.join(base, "spec"), os.path.join(d, "spec"))
+    with open(os.path.join(base, "src/hvipi.c"), encoding="utf-8") as f:
+        src = f.read()
+    if "from" in m:
+        with open(os.path.join(d, "src/hvipi.c"), "w", encoding="utf-8") as f:
+            f.write(mutate(src, m))
+    with open(os.path.join(d, "mutant.diff"), "w", encoding="utf-8") as f:
+        subprocess.run(["diff", "-u", os.path.join(base, "src/hvipi.c"),
+                        os.path.join(d, "src/hvipi.c")], stdout=f, check=False)
+    log = os.path.join(d, "wp.log")
+    report = os.path.join(d, "wp-report.json")
+    cmd = ["frama-c", f"-cpp-extra-args=-I{d}/src",
+           f"-cpp-extra-args=-I{d}/spec", os.path.join(d, "src/hvipi.c")] + wp_options() + [
+           "-wp-fct", m["function"], "-wp-par", "2",
+           "-wp-cache", "none", "-wp-cache-dir", os.path.join(d, "wp-cache"),
+           "-wp-report-json", report]
+    stamp = os.path.join(d, "started")
+    if lock:
+        # The proof time excludes the wait for the lock.
+        cmd = ["flock", lock, "sh", "-c", 'date +%s.%N > "$0"; exec "$@"', stamp] + cmd
+    # Frama-C resolves relative paths against $PWD, not the process's
+    # working directory: give it both, and an absolute source path.
+    env = dict(os.environ, WHY3CONFIG=why3conf, PWD=d)
+    t0 = time.time()
+    with open(log, "w", encoding="utf-8") as f:
+        rc = subprocess.run(cmd, cwd=d, stdout=f, stderr=subprocess.STDOUT,
+                            env=env, check=False).returncode
+    t1 = time.time()
+    try:
+        with open(stamp, encoding="utf-8") as f:
+            started = float(f.read().strip())
+    except (OSError, ValueError):
+        started = t0
+    secs = round(t1 - started, 1)
+    rec = {"id": m["id"], "function": m["function"], "class": m["class"],
+           "seconds": secs, "lock_wait_seconds": round(started - t0, 1),
+           "frama_c_rc": rc, "dir": d,
+           "command": " ".join(cmd)}
+    with open(log, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    goals = gate.read_log(log, [])
+    if TYPING_RE.search(text) or (rc != 0 and not goals):
+        err = [ln for ln in text.splitlines() if TYPING_RE.search(ln) or
+               "error" in ln.lower()][:3]
+        rec.update(status="killed-typing", failed_goals=[], goals=0,
+                   detail=" | ".join(err) or f"frama-c exit {rc}")
+        return rec
+    failed = sorted(g for g, (st, _s, _r) in goals.items() if st != "Valid")
+    valid_json = total_json = None
+    try:
+        with open(report, encoding="utf-8") as f:
+            main = (json.load(f) or {}).get("wp:global", {}).get("wp:main", {})
+        valid_json, total_json = main.get("valid", 0), main.get("total", 0)
+    except (OSError, ValueError):
+        pass
+    rec.update(goals=len(goals), failed_goals=failed,
+               json_valid=valid_json, json_total=total_json)
+    if rc != 0 or not goals:
+        rec.update(status="error", detail=f"frama-c exit {rc}, {len(goals)} goals")
+    elif failed or (total_json is not None and valid_json != total_json):
+        rec["status"] = "killed"
+    else:
+        rec["status"] = "survived"
+    return rec
+
+
+def explained(mid):
+    try:
+        with open(os.path.join(TOP, "proofs/MUTANTS.md"), encoding="utf-8") as f:
+            return f"`{mid}`" in f.read()
+    except OSError:
+        return False
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--spec", default=os.path.join(HERE, "mutants.txt"))
+    ap.add_argument("--build", default=os.path.join(TOP, "build"))
+    ap.add_argument("--only", default="", help="comma-separated mutant ids")
+    ap.add_argument("--check", action="store_true",
+                    help="only check that every mutant applies")
+    ap.add_argument("--lock", default=os.environ.get("HVIPI_PROOF_LOCK", ""),
+                    help="run each frama-c under flock FILE")
+    ap.add_argument("--baseline", choices=("auto", "always", "never"),
+                    default="auto",
+                    help="prove each mutated function unmutated first; auto: "
+                    "unless proofs/cache/MANIFEST matches the sources (the "
+                    "gate passed on them)")
+    args = ap.parse_args()
+
+    with open(os.path.join(TOP, "src/hvipi.c"), encoding="utf-8") as f:
+        src = f.read()
+    try:
+        mutants = parse_specs(args.spec)
+    except ValueError as e:
+        print(f"mutants: {e}", file=sys.stderr)
+        return 2
+    bad = 0
+    for m in mutants:
+        try:
+            mutate(src, m)
+        except ValueError as e:
+            print(f"mutants: {e}", file=sys.stderr)
+            bad += 1
+    if bad:
+        print(f"mutants: {bad} mutant(s) do not apply to src/hvipi.c: update "
+              "proofs/mutants/mutants.txt", file=sys.stderr)
+        return 2
+    gated = gated_functions()
+    only = [s for s in args.only.split(",") if s]
+    unknown = set(only) - {m["id"] for m in mutants}
+    if unknown:
+        print(f"mutants: unknown id(s): {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
+    todo = [m for m in mutants if not only or m["id"] in only]
+    pending = [m for m in todo if m["function"] not in gated]
+    todo = [m for m in todo if m["function"] in gated]
+    print(f"mutants: {len(mutants)} specified, {len(todo)} to run, "
+          f"{len(pending)} pending (function not in the gate)")
+    if args.check:
+        for m in todo + pending:
+            print(f"  ok  {m['id']:<26} {m['function']:<20} {m['class']}")
+        return 0
+
+    outdir = os.path.join(os.path.abspath(args.build), "mutants")
+    os.makedirs(outdir, exist_ok=True)
+    why3conf = os.path.join(outdir, "why3.conf")
+    subprocess.run(["sh", os.path.join(TOP, "proofs/check-versions.sh")], check=True)
+    subprocess.run(["sh", os.path.join(TOP, "proofs/why3/mkconf.sh"), why3conf],
+                   check=True)
+    # One snapshot of the sources for every mutant, whatever happens to
+    # src/ meanwhile.
+    base = os.path.join(outdir, "base")
+    shutil.rmtree(base, ignore_errors=True)
+    os.makedirs(base)
+    shutil.copytree(os.path.join(TOP, "src"), os.path.join(base, "src"))
+    shutil.copytree(os.path.join(TOP, "spec"), os.path.join(base, "spec"))
+    with open(os.path.join(base, "src/hvipi.c"), encoding="utf-8") as f:
+        if f.read() != src:
+            print("mutants: src/hvipi.c changed while starting; run again", file=sys.stderr)
+            return 2
+    t0 = time.time()
+    # A kill means something only if the unmutated function proves.
+    proven_src = False
+    if args.baseline == "auto":
+        man = subprocess.run(["sh", os.path.join(TOP, "proofs/manifest.sh")],
+                             capture_output=True, text=True, check=False).stdout
+        try:
+            with open(os.path.join(TOP, "proofs/cache/MANIFEST"), encoding="utf-8") as f:
+                proven_src = f.read() == man
+        except OSError:
+            pass
+    fns = sorted({m["function"] for m in todo}, key=lambda f: [x["function"] for x in todo].index(f))
+    broken, bases = {}, []
+    if args.baseline == "always" or (args.baseline == "auto" and not proven_src):
+        for fn in fns:
+            rec = run_mutant({"id": "baseline-" + fn, "function": fn, "class": "none"},
+                             base, outdir, why3conf, args.lock)
+            print(f"  baseline {fn:<22} {'proved' if rec['status'] == 'survived' else 'NOT PROVED'}"
+                  f" {rec['seconds']:>7.1f} s  {rec.get('goals', 0)} goals", flush=True)
+            bases.append({"function": fn, "proved": rec["status"] == "survived",
+                          "seconds": rec["seconds"], "goals": rec.get("goals", 0)})
+            if rec["status"] != "survived":
+                broken[fn] = rec
+    else:
+        print("mutants: baseline: the committed cache (proofs/cache/MANIFEST) was "
+              "refreshed from these sources by a passing gate" if proven_src else
+              "mutants: baseline not checked (--baseline never)")
+    results = []
+    for i, m in enumerate(todo, 1):
+        if m["function"] in broken:
+            rec = {"id": m["id"], "function": m["function"], "class": m["class"],
+                   "status": "error", "seconds": 0, "failed_goals": [],
+                   "detail": "the unmutated function does not prove"}
+        else:
+            rec = run_mutant(m, base, outdir, why3conf, args.lock)
+        if "equivalent" in m:
+            rec["equivalent"] = m["equivalent"]
+            rec["explained"] = explained(m["id"])
+        results.append(rec)
+        first = rec["failed_goals"][0] if rec.get("failed_goals") else rec.get("detail", "")
+        print(f"  [{i}/{len(todo)}] {m['id']:<26} {rec['status']:<14} "
+              f"{rec['seconds']:>7.1f} s  {len(rec.get('failed_goals', []))} failed "
+              f"of {rec.get('goals', 0)}  {first}", flush=True)
+    total = round(time.time() - t0, 1)
+
+    count = {s: sum(1 for r in results if r["status"] == s)
+             for s in ("killed", "killed-typing", "survived", "error")}
+    equiv = [r for r in results if r["status"] == "survived" and "equivalent" in r]
+    gaps = [r for r in results if r["status"] == "survived" and "equivalent" not in r]
+    bad_equiv = [r for r in equiv if not r["explained"]]
+    wrong_equiv = [r for r in results if r["status"] != "survived" and "equivalent" in r]
+    scored = len(results) - len(equiv)
+    killed = count["killed"] + count["killed-typing"]
+    score = 100.0 * killed / scored if scored else 100.0
+    summary = {
+        "mutants_run": len(results), "killed": count["killed"],
+        "killed_by_typing": count["killed-typing"], "survived": count["survived"],
+        "equivalent": len(equiv), "errors": count["error"],
+        "pending": [m["id"] for m in pending],
+        "kill_score_percent": round(score, 1), "seconds": total,
+        "proof_seconds": round(sum(r["seconds"] for r in results), 1),
+        "spec_gaps": [r["id"] for r in gaps],
+    }
+    with open(os.path.join(outdir, "results.json"), "w", encoding="utf-8") as f:
+        json.dump({"summary": summary, "baselines": bases or (
+            "sources match proofs/cache/MANIFEST" if proven_src else "not checked"),
+            "mutants": results}, f, indent=1)
+        f.write("\n")
+    print(f"mutants: killed {killed} of {scored} ({score:.1f} %): "
+          f"{count['killed']} by a failed goal, {count['killed-typing']} by typing; "
+          f"{len(equiv)} equivalent (not scored), {len(gaps)} surviving, "
+          f"{count['error']} error(s); {len(pending)} pending; {total:.0f} s total, "
+          f"{summary['proof_seconds']:.0f} s proving (lock waits excluded)")
+    for r in gaps:
+        print(f"mutants: SURVIVOR {r['id']} ({r['function']}: {r['class']}): "
+              "a spec gap, or an equivalent mutant to mark and explain in proofs/MUTANTS.md")
+    for r in bad_equiv:
+        print(f"mutants: {r['id']} is marked equivalent but proofs/MUTANTS.md does not explain it")
+    for r in wrong_equiv:
+        print(f"mutants: note: {r['id']} is marked equivalent but was {r['status']}: re-check its mark")
+    print(f"mutants: results in {os.path.join(outdir, 'results.json')}")
+    return 1 if gaps or bad_equiv or count["error"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

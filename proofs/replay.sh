@@ -1,0 +1,169 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# hvipi: re-check every goal of the proof gate from the committed WP cache
+# (proofs/cache/), without Z3 or CVC5.  The same WP passes as
+# proofs/prove.sh (the functions of proofs/functions.txt with the options
+# of proofs/wp-options.txt, then the lemmas with the Range tactic) run in
+# cache mode `offline`: WP generates and simplifies every goal (Qed still
+# closes its share), looks the others up in the cache and never starts a
+# prover; a goal without a valid cache entry fails, by name.  Then EVA
+# (which needs no solver) and proofs/gate.py (every goal valid, goal
+# floors) as in `make prove`, and the tool-version check without the
+# solvers.
+#
+# What a replay does not re-check: the verdicts themselves.  A cache entry
+# records that Z3 or CVC5 proved the task whose digest names the file;
+# proofs/refresh-cache.sh writes them from a passing `make prove`.  The
+# WP smoke tests are not replayed either: a passed smoke test is a goal
+# the provers failed to prove, which the cache (valid verdicts only)
+# cannot hold.
+#
+# usage: proofs/replay.sh [BUILD_DIR]       writes BUILD_DIR/replay/
+# env:   HVIPI_PROOF_LOCK=FILE  run each frama-c WP pass under flock FILE
+#        HVIPI_REPLAY_FORCE=1   replay even when the inputs changed since
+#                               the cache was refreshed (to list misses)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$top/build}
+mkdir -p "$build/replay"
+out=$(cd "$build/replay" && pwd)
+cache=$top/proofs/cache
+lock=${HVIPI_PROOF_LOCK:-}
+refresh="make refresh-cache"
+cd "$top"
+rm -f "$out"/*.log "$out"/*.json "$out"/*.csv "$out"/summary.txt \
+	"$out"/eva.summary "$out"/MANIFEST "$out"/result
+start=$(date +%s)
+
+# result PASS|FAIL REASON: record the outcome for proofs/report.py.
+result() {
+	printf '%s %s\n' "$1" "$(($(date +%s) - start))" > "$out/result"
+	[ $# -lt 2 ] || printf '%s\n' "$2" >> "$out/result"
+}
+fail() {
+	result FAIL "$1"
+	echo "hvipi: replay FAILED: $1" >&2
+	exit 1
+}
+
+echo "hvipi: replay of the WP gate from proofs/cache (no solver is run)"
+HVIPI_NO_SOLVERS=1 sh proofs/check-versions.sh || fail "tool versions differ from proofs/versions.txt"
+
+# The cache must match the proof inputs it was refreshed from.
+[ -f "$cache/MANIFEST" ] ||
+	fail "proofs/cache/MANIFEST is missing: no committed cache; run \`$refresh\` (needs z3 and cvc5) and commit proofs/cache/"
+sh proofs/manifest.sh > "$out/MANIFEST"
+if ! diff -u "$cache/MANIFEST" "$out/MANIFEST" > "$out/manifest.diff"; then
+	echo "hvipi: the proof inputs changed since proofs/cache was refreshed:" >&2
+	sed -n 's/^[-+][0-9a-f]\{64\}  //p' "$out/manifest.diff" | sort -u | sed 's/^/hvipi:   /' >&2
+	msg="proofs/cache is stale (src/, spec/ or the proof setup changed since the last refresh): run \`$refresh\` (needs z3 and cvc5) and commit proofs/cache/"
+	if [ "${HVIPI_REPLAY_FORCE:-0}" = 1 ]; then
+		echo "hvipi: $msg; replaying anyway (HVIPI_REPLAY_FORCE=1)" >&2
+		stale=$msg
+	else
+		fail "$msg"
+	fi
+else
+	stale=""
+	rm -f "$out/manifest.diff"
+fi
+# Only valid verdicts are committed (a cached timeout or unknown would be
+# replayed as such and is never a proof).
+n=$(find "$cache" -name '*.json' | wc -l)
+nonvalid=$(find "$cache" -name '*.json' -exec grep -L '"verdict": "valid"' {} + || true)
+[ -z "$nonvalid" ] || fail "proofs/cache holds entries that are not valid verdicts: $nonvalid; run \`$refresh\`"
+if [ -n "$stale" ]; then
+	echo "hvipi: proofs/cache: $n valid verdicts, STALE"
+else
+	echo "hvipi: proofs/cache: $n valid verdicts, inputs unchanged since the refresh"
+fi
+
+# replay.sh mirrors prove.sh's two WP passes; make sure they still agree.
+if ! grep -q -- '-wp-prop=@lemma -wp-auto wp:range' proofs/prove.sh ||
+	! grep -q 'proofs/wp-options.txt' proofs/prove.sh ||
+	! grep -q 'proofs/functions.txt' proofs/prove.sh; then
+	fail "proofs/prove.sh's WP passes changed: update proofs/replay.sh to match"
+fi
+
+# The committed Why3 configuration, with the cvc5 driver written as
+# mkconf.sh writes it.
+sed "s|@DATADIR@|$(why3 --print-datadir)|" proofs/why3/cvc5.drv.in > "$out/cvc5.drv"
+sed "s|@DRIVERDIR@|$out|" proofs/why3/replay.conf > "$out/replay.conf"
+WHY3CONFIG=$out/replay.conf
+export WHY3CONFIG
+
+srcs="src/hvipi.c"
+opts=$(grep -v '^#' proofs/wp-options.txt | tr '\n' ' ')
+common="-cpp-extra-args=-I$top/src -cpp-extra-args=-I$top/spec"
+fcts=$(grep -v '^#' proofs/functions.txt | grep . | paste -sd, -)
+cachopts="-wp-cache offline -wp-cache-dir $cache"
+
+# wp LOG ARGS...: one frama-c run (under the lock if one is set; the
+# time spent waiting for it is not counted).
+wp() {
+	log=$1
+	shift
+	[ -z "$lock" ] || flock "$lock" true
+	t0=$(date +%s)
+	if [ -n "$lock" ]; then
+		flock "$lock" frama-c "$@" > "$log" 2>&1
+	else
+		frama-c "$@" > "$log" 2>&1
+	fi || {
+		tail -20 "$log" >&2
+		fail "frama-c failed (see $log)"
+	}
+	echo "hvipi: ... $(($(date +%s) - t0)) s"
+}
+
+echo "hvipi: WP (offline) on $srcs, functions $fcts"
+# shellcheck disable=SC2086
+wp "$out/wp.log" $common $srcs $opts -wp-fct "$fcts" $cachopts \
+	-wp-report-json "$out/wp-report.json" -then -report-csv "$out/report.csv"
+echo "hvipi: WP (offline) on the lemmas of spec/"
+# shellcheck disable=SC2086
+wp "$out/wp-lemmas.log" $common $srcs $opts -wp-prop=@lemma -wp-auto wp:range \
+	$cachopts -wp-report-json "$out/wp-report-lemmas.json" \
+	-then -report-csv "$out/report-lemmas.csv"
+grep -h '^\[wp\] \[Cache\]' "$out/wp.log" "$out/wp-lemmas.log" | sed 's/^\[wp\]/hvipi: WP/' || true
+
+echo "hvipi: EVA on proofs/eva/harness.c"
+eva_ok=1
+sh proofs/eva/run.sh "$out" > "$out/eva.out" 2>&1 || eva_ok=0
+sed 's/^eva:/hvipi: EVA:/' "$out/eva.out" | grep -v ' log \| red ' || true
+
+end=$(date +%s)
+gate_ok=1
+python3 proofs/gate.py --log "$out/wp.log" --log "$out/wp-lemmas.log" \
+	--report "$out/wp-report.json" --report "$out/wp-report-lemmas.json" \
+	--floors proofs/floors.txt --eva "$out/eva.summary" \
+	--seconds $((end - start)) --summary "$out/summary.txt" || gate_ok=0
+
+# In a replay every goal that is not valid is a cache miss: name them.
+misses=$(python3 - "$out/wp.log" "$out/wp-lemmas.log" <<'EOF'
+import sys
+sys.path.insert(0, "proofs")
+import gate
+for path in sys.argv[1:]:
+    for goal, (status, _secs, _res) in sorted(gate.read_log(path, []).items()):
+        if status != "Valid":
+            print(goal)
+EOF
+)
+if [ -n "$misses" ]; then
+	echo "$misses" > "$out/misses.txt"
+	for g in $misses; do
+		echo "hvipi: cache miss: goal $g has no valid result in proofs/cache" >&2
+	done
+	nm=$(echo "$misses" | wc -l)
+	if [ -n "$stale" ]; then
+		fail "$nm goal(s) not in the cache, which is stale: run \`$refresh\` (needs z3 and cvc5) and commit proofs/cache/"
+	fi
+	fail "$nm goal(s) not in the cache (see $out/misses.txt): if src/ or spec/ changed, run \`$refresh\` (needs z3 and cvc5) and commit proofs/cache/"
+fi
+[ "$eva_ok" = 1 ] || fail "EVA raised an alarm or failed (see $out/eva.log)"
+[ "$gate_ok" = 1 ] || fail "the gate failed (see $out/summary.txt)"
+[ -z "$stale" ] || fail "$stale"
+result PASS
+echo "hvipi: replay PASSED in $(($(date +%s) - start)) s (no solver run; see $out/summary.txt)"

@@ -1,0 +1,625 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# hvipi proof report: what the gate proves, claim by claim.  Reads the
+# outputs of `make replay` (BUILD/replay: the WP logs and JSON reports,
+# the Report plugin's per-property CSV, the gate summary, EVA), the
+# contracts in src/, proofs/functions.txt, proofs/ASSUMPTIONS.md and the
+# prover-diversity data; writes BUILD/proof/PROOF_REPORT.md,
+# BUILD/proof/claims.json and a copy of the .md in proofs/.
+#
+# Fail-closed: a claim is "proven" only if the replay passed and every
+# clause that carries it has the status Valid in the Report plugin's CSV
+# of that replay; a clause of a function that is not in the gate is
+# never tried, so a claim it carries is not proven.
+"""Write the hvipi proof report (see the header of this file)."""
+
+import argparse
+import csv
+import datetime
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "proofs"))
+import gate  # noqa: E402
+
+SOURCES = ("src/hvipi.h", "src/hvipi.c")
+GOAL_RE = re.compile(r"^\[wp\] \[([^\]]+)\] Goal (\S+)(?: : (\w+))?(.*)$")
+TIME_RE = re.compile(r"\((?:Qed:)?(\d+(?:\.\d+)?)(µs|us|ms|s)\)")
+UNIT = {"µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+RTE_KINDS = {"mem_access", "index_bound", "pointer_value", "shift",
+             "signed_overflow", "unsigned_overflow", "signed_downcast",
+             "unsigned_downcast", "division_by_zero", "float_to_int",
+             "initialization", "bool_value", "separation", "overlap",
+             "dangling_pointer", "function_pointer", "is_nan_or_infinite",
+             "is_nan", "ptr_comparison", "differing_blocks"}
+DEF_RE = re.compile(r"^[A-Za-z_][^;]*\b(hvipi_\w+)\(")
+
+CLAIMS = [
+    {
+        "id": "no_vp_lost",
+        "kind": "label",
+        "statement": (
+            "Every target CPU is interrupted by the hypercall the plan "
+            "describes: the VP of each target CPU (self left out when "
+            "asked) is set in r8 of a FAST plan, is read back by the "
+            "receiver's decoding of an EX_SPARSE page (`sparse_reads`), and "
+            "an EX_ALL plan is chosen only when the target set is exactly "
+            "the present set with self kept."),
+        "not": (
+            "That the hypervisor decodes the call as spec/hvipi_receiver.h "
+            "reads the TLFS, or delivers the interrupt; that `vp_index` "
+            "holds the real CPU-to-VP mapping and `present` lists the "
+            "partition's VPs; that the glue issues the call with the "
+            "plan's registers and page; a FALLBACK plan (the native APIC "
+            "path in kernel-glue/ sends it, tested, not proven)."),
+    },
+    {
+        "id": "no_spurious_vp",
+        "kind": "label",
+        "statement": (
+            "No VP is interrupted that is not the VP of a target CPU: "
+            "every VP that r8 or the sparse page designates is the VP of "
+            "some target CPU."),
+        "not": (
+            "That the VP table is injective (two CPUs sharing a VP share "
+            "the IPI); for EX_ALL, that the partition has no VP outside "
+            "`present` (the format interrupts every VP of the "
+            "partition); the hypervisor's decoding."),
+    },
+    {
+        "id": "bit_coverage",
+        "kind": "label",
+        "statement": (
+            "The encodings are bit-exact: bit v of a FAST r8 is set iff v "
+            "is a target VP; in an EX_SPARSE page every valid bank has a "
+            "non-zero word at its compacted index below the bank count, "
+            "and bit v % 64 of bank v / 64's word is set iff v is a "
+            "target VP."),
+        "not": (
+            "That the hypervisor uses the compacted bank order of the "
+            "TLFS (spec/hvipi_receiver.h is our reading); VPs of 4096 and "
+            "above (never encoded: they fall back)."),
+    },
+    {
+        "id": "fallback_exact",
+        "kind": "label",
+        "statement": (
+            "The plan falls back to the native APIC exactly when the "
+            "selection rules (README, spec/hvipi_select.h) say so, with "
+            "the reason of the first rule that applies."),
+        "not": (
+            "That the fallback path sends the IPI; that the rules are the "
+            "right policy (they are our reading of the TLFS and of Linux's "
+            "hv_apic.c, checked by the tests against a reference)."),
+    },
+    {
+        "id": "well_formed",
+        "kind": "label",
+        "statement": (
+            "Each hypercall is well formed: the control word sets exactly "
+            "the call code, fast bit and variable-header size of the "
+            "plan, every reserved and rep field zero; a FAST plan has the "
+            "vector in rdx; an Ex input has the vector, format and "
+            "valid_bank_mask in page words 0-2 and plan.bytes is its exact "
+            "size."),
+        "not": (
+            "That the inline asm passes rcx, rdx, r8 and the page GPA as "
+            "the plan says (kernel-glue/, tested); the byte layout of word "
+            "0 on the wire (the model is little-endian u64 words, "
+            "x86_64)."),
+    },
+    {
+        "id": "page_bounds",
+        "kind": "label",
+        "statement": (
+            "The input never exceeds the page: plan.bytes <= page_size, "
+            "and no page word at or beyond plan.bytes / 8 is modified."),
+        "not": (
+            "That the page is the CPU's mapped hypercall input page, not "
+            "used concurrently (interrupts off is the glue's job), or that "
+            "page_size is its real size."),
+    },
+    {
+        "id": "rte",
+        "kind": "rte",
+        "statement": (
+            "No runtime error: no invalid memory access, no invalid shift, "
+            "no signed overflow, and (stricter than C) no unsigned "
+            "overflow or narrowing conversion that changes a value "
+            "(-wp-rte -warn-unsigned-overflow -warn-unsigned-downcast)."),
+        "not": (
+            "Callers that break a precondition (buffer sizes, separation); "
+            "a cpumask changed concurrently during a scan; the compiler; "
+            "the asm."),
+    },
+    {
+        "id": "termination",
+        "kind": "variant",
+        "statement": (
+            "Every loop terminates: each `loop variant` is non-negative "
+            "and strictly decreases at each iteration (there is no "
+            "recursion)."),
+        "not": (
+            "A time bound (the loops are O(nr_cpu_ids) and O(64), by "
+            "inspection); termination of the hypercall itself."),
+    },
+]
+
+TRUSTED = [
+    ("the inline asm and the hypercall page",
+     "kernel-glue/: the hypercall instructions, the per-CPU input page and "
+     "its GPA, interrupts off around its use; tested (userspace, QEMU), "
+     "not proven"),
+    ("the hypervisor",
+     "that it decodes the calls as spec/hvipi_receiver.h reads the TLFS"),
+    ("the kernel's data",
+     "that the cpumask words, the VP index table and `present` hold what "
+     "the kernel means, and do not change during a call"),
+    ("Frama-C 25.0 (WP, RTE, Qed, Report, EVA)",
+     "generates and simplifies the goals; its Why3 theories of C integers "
+     "and bits are axiomatic"),
+    ("Why3 1.5.1, Z3 4.8.12, CVC5 1.0.3",
+     "decide the goals"),
+    ("proofs/why3/cvc5.drv.in",
+     "our Why3 driver for cvc5 (Why3 1.5.1 ships none)"),
+    ("the committed WP cache (proofs/cache/)",
+     "for `make replay` and this report only: each entry records that Z3 "
+     "or CVC5 proved the task whose digest names it; written by `make "
+     "refresh-cache` from a passing `make prove`, re-decided by `make "
+     "prove`"),
+    ("the C compiler",
+     "WP reasons about the C source, not the machine code; the machine "
+     "model is x86_64 (LP64)"),
+]
+
+
+def sha(text):
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def read_text(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def gated_functions():
+    """(proven, [(name, note)]): the uncommented functions of
+    proofs/functions.txt and the commented-out ones with their notes."""
+    proven, pending, cur = [], [], None
+    for line in read_text(os.path.join(TOP, "proofs/functions.txt")).splitlines():
+        if line.strip() and not line.startswith("#"):
+            proven.append(line.strip())
+            cur = None
+            continue
+        m = re.match(r"#\s?(hvipi_\w+)\s*(.*)$", line)
+        if m:
+            cur = [m.group(1), m.group(2).strip()]
+            pending.append(cur)
+        elif cur and re.match(r"#\s{4,}\S", line):
+            cur[1] = (cur[1] + " " + line[1:].strip()).strip()
+        else:
+            cur = None
+    return proven, [tuple(p) for p in pending]
+
+
+def all_functions():
+    """Functions defined in src/hvipi.c, in order."""
+    out = []
+    for line in read_text(os.path.join(TOP, "src/hvipi.c")).splitlines():
+        m = DEF_RE.match(line)
+        if m and m.group(1) not in out:
+            out.append(m.group(1))
+    return out
+
+
+def clauses(pattern, files, kind):
+    """Grep the contracts: [(file, line, function, behavior, text)].  The
+    function of a contract clause is the next definition or declaration;
+    of a loop clause (kind 'loop') the enclosing definition."""
+    out = []
+    for path in files:
+        lines = read_text(os.path.join(TOP, path)).splitlines()
+        for i, line in enumerate(lines):
+            if not re.search(pattern, line):
+                continue
+            fn = beh = None
+            if kind == "loop":
+                for j in range(i, -1, -1):
+                    m = DEF_RE.match(lines[j])
+                    if m:
+                        fn = m.group(1)
+                        break
+            else:
+                for j in range(i + 1, len(lines)):
+                    m = DEF_RE.match(lines[j])
+                    if m:
+                        fn = m.group(1)
+                        break
+                for j in range(i, -1, -1):
+                    if "/*@" in lines[j]:
+                        break
+                    m = re.search(r"\bbehavior (\w+):", lines[j])
+                    if m:
+                        beh = m.group(1)
+                        break
+            text = line.strip().lstrip("@").strip()
+            end = i
+            for k in range(i + 1, len(lines)):
+                nxt = lines[k].strip().lstrip("@").strip()
+                if text.endswith(";") or not nxt or re.match(
+                        r"(ensures|requires|behavior|assumes|assigns|loop|complete|disjoint)\b", nxt) \
+                        or nxt.startswith("*/"):
+                    break
+                text += " " + nxt
+                end = k
+            out.append({"file": path, "line": i + 1, "end": end + 1, "function": fn,
+                        "behavior": beh, "text": text})
+    return out
+
+
+def read_csv(path):
+    rows = []
+    if not os.path.exists(path):
+        return rows
+    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            rows.append(row)
+    return rows
+
+
+def read_goals(path):
+    """{goal: (prover tag, status, seconds)} from a WP log."""
+    goals = {}
+    text = read_text(path)
+    if text is None:
+        return goals
+    for line in text.splitlines():
+        m = GOAL_RE.match(line)
+        if m:
+            tag, name, status, rest = m.groups()
+            secs = sum(float(v) * UNIT[u] for v, u in TIME_RE.findall(rest))
+            goals[name] = (tag, status or tag, secs)
+    return goals
+
+
+def clause_goals(cl, label, goals, seen):
+    """The WP goals of a labelled ensures: typed_<fn>[_<beh>]_ensures_<label>
+    [_<k>] (k-th clause with that label in the same behavior)
+    [_part<n>]."""
+    key = (cl["function"], cl["behavior"], label)
+    seen[key] = seen.get(key, 0) + 1
+    base = f"typed_{cl['function']}_" + (f"{cl['behavior']}_" if cl["behavior"] else "") \
+        + f"ensures_{label}"
+    if seen[key] > 1:
+        base += f"_{seen[key]}"
+    return sorted(g for g in goals if g == base or re.fullmatch(
+        re.escape(base) + r"_part\d+", g))
+
+
+def csv_status(rows, cl, kinds, label=None):
+    """Status of a clause in the Report CSV: the rows of its function and
+    kind located within the clause's lines (the CSV gives the line of the
+    predicate, which may follow the label's), with its label if any."""
+    base = os.path.basename(cl["file"])
+    st = [r["status"] for r in rows if r["file"] == base and
+          r["line"].isdigit() and cl["line"] <= int(r["line"]) <= cl.get("end", cl["line"])
+          and r["property kind"] in kinds and r["function"] == cl["function"]
+          and (label is None or r["property"].startswith(label + ":"))]
+    if not st:
+        return "not tried"
+    return "Valid" if all(s == "Valid" for s in st) else ", ".join(sorted(set(st)))
+
+
+def goal_summary(names, goals):
+    out = []
+    for g in names:
+        tag, status, secs = goals[g]
+        out.append({"goal": g, "status": status, "by": tag.split(" ")[0],
+                    "seconds": round(secs, 3)})
+    return out
+
+
+def fmt_by(glist):
+    """'Qed 2, Z3 1 (0.08 s), CVC5 3 (0.41 s)' for a list of goals."""
+    by = {}
+    for g in glist:
+        n, t = by.get(g["by"], (0, 0.0))
+        by[g["by"]] = (n + 1, t + g["seconds"])
+    return ", ".join(f"{p} {n}" + (f" ({t:.2f} s)" if p not in ("Qed",) else "")
+                     for p, (n, t) in sorted(by.items())) or "-"
+
+
+def diversity_data(build, manifest_sha):
+    for path, where in ((os.path.join(build, "proof/diversity.json"), "build"),
+                        (os.path.join(TOP, "proofs/diversity.json"), "snapshot")):
+        text = read_text(path)
+        if text:
+            try:
+                d = json.loads(text)
+            except ValueError:
+                continue
+            d["_source"] = os.path.relpath(path, TOP)
+            d["_current"] = d.get("manifest_sha256") == manifest_sha
+            d["_where"] = where
+            return d
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--build", default=os.path.join(TOP, "build"))
+    ap.add_argument("--no-copy", action="store_true",
+                    help="do not copy the report to proofs/PROOF_REPORT.md")
+    args = ap.parse_args()
+    build = os.path.abspath(args.build)
+    rep = os.path.join(build, "replay")
+    outdir = os.path.join(build, "proof")
+    os.makedirs(outdir, exist_ok=True)
+
+    result = (read_text(os.path.join(rep, "result")) or "FAIL ?\nno replay run").splitlines()
+    replay_ok = result[0].startswith("PASS")
+    replay_secs = result[0].split()[1] if len(result[0].split()) > 1 else "?"
+    replay_why = result[1] if len(result) > 1 else ""
+    summary = read_text(os.path.join(rep, "summary.txt")) or "(no gate summary)\n"
+    manifest = read_text(os.path.join(rep, "MANIFEST")) or ""
+    cur_manifest = subprocess.run(["sh", os.path.join(TOP, "proofs/manifest.sh")],
+                                  capture_output=True, text=True, check=False).stdout
+    same_tree = manifest == cur_manifest
+    gate_ok = replay_ok and same_tree
+    rows = read_csv(os.path.join(rep, "report.csv")) + \
+        read_csv(os.path.join(rep, "report-lemmas.csv"))
+    goals = {**read_goals(os.path.join(rep, "wp.log")),
+             **read_goals(os.path.join(rep, "wp-lemmas.log"))}
+    proven_fns, pending_fns = gated_functions()
+    defined = all_functions()
+    not_gated = [f for f in defined if f not in proven_fns]
+    pending_note = dict(pending_fns)
+
+    claims_out = []
+    for c in CLAIMS:
+        cls = []
+        if c["kind"] == "label":
+            seen = {}
+            for cl in clauses(r"\bensures " + c["id"] + r":", SOURCES, "contract"):
+                gl = clause_goals(cl, c["id"], goals, seen)
+                cl["status"] = csv_status(rows, cl, ("postcondition",), c["id"])
+                cl["goals"] = goal_summary(gl, goals)
+                cls.append(cl)
+        elif c["kind"] == "variant":
+            # The Report plugin's CSV lists no loop variant: the status is
+            # that of the WP goals typed_<fn>_loop_variant[_<k>]_decrease
+            # and _positive [_part<n>] of the k-th variant of the function.
+            nth = {}
+            for cl in clauses(r"loop variant", ("src/hvipi.c",), "loop"):
+                k = nth[cl["function"]] = nth.get(cl["function"], 0) + 1
+                base = f"typed_{cl['function']}_loop_variant" + (f"_{k}" if k > 1 else "")
+                gl = sorted(g for g in goals if re.fullmatch(
+                    re.escape(base) + r"_(decrease|positive)(_part\d+)?", g))
+                st = csv_status(rows, cl, ("loop variant",))
+                if st == "not tried" and cl["function"] in proven_fns:
+                    kinds = {re.search(r"_(decrease|positive)", g).group(1) for g in gl}
+                    ok = kinds == {"decrease", "positive"} and all(
+                        goals[g][1] == "Valid" for g in gl)
+                    st = "Valid" if ok else "not valid (WP goals)"
+                cl["status"] = st
+                cl["goals"] = goal_summary(gl, goals)
+                cls.append(cl)
+        else:
+            # Per function: the RTE assertions -wp-rte added (the CSV rows
+            # whose kind is an alarm) and their WP goals must all be valid.
+            for fn in defined:
+                gl = sorted(g for g in goals if g.startswith(f"typed_{fn}_")
+                            and "_assert_rte_" in g)
+                rte = [r for r in rows if r["function"] == fn and
+                       r["property kind"] in RTE_KINDS]
+                st = "not tried"
+                if fn in proven_fns:
+                    bad = [g for g in gl if goals[g][1] != "Valid"] + \
+                        [r for r in rte if r["status"] != "Valid"]
+                    st = ("no result" if not gl or not rte else
+                          "Valid" if not bad else f"{len(bad)} not valid")
+                cls.append({"file": "src/hvipi.c", "line": None, "function": fn,
+                            "behavior": None,
+                            "text": f"{len(rte)} RTE assertions, {len(gl)} goals",
+                            "status": st, "goals": goal_summary(gl, goals)})
+        for cl in cls:
+            if cl["function"] not in proven_fns:
+                cl["note"] = "function not in the gate"
+        n_ok = sum(1 for cl in cls if cl["status"] == "Valid")
+        if not gate_ok:
+            status = "not proven (the replay of the gate failed)"
+        elif cls and n_ok == len(cls):
+            status = "proven"
+        elif n_ok:
+            status = f"partial: {n_ok} of {len(cls)} clauses proven"
+        else:
+            status = "not proven"
+        claims_out.append({"id": c["id"], "statement": c["statement"],
+                           "status": status, "clauses_proven": n_ok,
+                           "clauses": cls, "does_not_prove": c["not"]})
+
+    div = diversity_data(build, sha(cur_manifest))
+    blocks = {}
+    assumptions = read_text(os.path.join(TOP, "proofs/ASSUMPTIONS.md")) or "(missing)\n"
+    versions = [ln for ln in (read_text(os.path.join(TOP, "proofs/versions.txt")) or "").splitlines()
+                if ln and not ln.startswith("#")]
+    eva = gate.read_lines(os.path.join(rep, "eva.summary"), [], "EVA summary") or {}
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+    for fn in proven_fns:
+        post = [r for r in rows if r["function"] == fn and
+                r["property kind"] == "postcondition"]
+        blocks[fn] = {"postconditions": len(post),
+                      "valid": sum(1 for r in post if r["status"] == "Valid")}
+    data = {
+        "generated": now,
+        "source": "make replay (proofs/replay.sh): WP offline from proofs/cache, no solver run",
+        "replay": {"passed": replay_ok, "seconds": replay_secs, "reason": replay_why,
+                   "inputs_unchanged_since_replay": same_tree},
+        "tool_versions": versions,
+        "functions_proven": proven_fns,
+        "postconditions_of_proven_functions": blocks,
+        "functions_not_proven": [{"function": f, "note": pending_note.get(f, "")}
+                                 for f in not_gated],
+        "claims": claims_out,
+        "eva": eva,
+        "trusted_base": [{"what": a, "why": b} for a, b in TRUSTED],
+        "diversity": None if div is None else {
+            "source": div["_source"], "current": div["_current"],
+            "summary": div.get("summary"), "by_function": div.get("by_function"),
+            "single_prover_goals": div.get("single_prover_goals")},
+    }
+    with open(os.path.join(outdir, "claims.json"), "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+
+    md = []
+    w = md.append
+    w("<!-- SPDX-License-Identifier: GPL-2.0-only OR MIT -->")
+    w("# hvipi proof report\n")
+    w(f"Generated by `make report` ({now}) from `make replay`: the WP gate "
+      "re-checked from the committed cache `proofs/cache/` (WP cache mode "
+      "offline, no solver run), EVA, and Frama-C's Report plugin for the "
+      "status of each property.  Tools: " + "; ".join(versions) + ".\n")
+    if gate_ok:
+        w(f"**Replay: PASS** ({replay_secs} s).  Every goal of the gate is "
+          "valid and meets its floor; the status of a claim below is no more "
+          "than what those goals establish.\n")
+    else:
+        why = replay_why or "the sources changed after the replay"
+        if replay_ok and not same_tree:
+            why = "src/, spec/ or the proof setup changed after the replay; run `make report` again"
+        w(f"**Replay: FAIL** ({why}).  Nothing below is claimed as proven.\n")
+    w("## Claims\n")
+    w("| claim | status | clauses (proven / total) | what it states |")
+    w("| --- | --- | ---: | --- |")
+    for c in claims_out:
+        w(f"| `{c['id']}` | {c['status']} | {c['clauses_proven']} / {len(c['clauses'])} "
+          f"| {c['statement']} |")
+    w("")
+    w("A claim is *proven* only when every clause carrying it is Valid in "
+      "the Report plugin's CSV of the replay.  A clause in a function that "
+      "is not in the gate (`proofs/functions.txt`) is never tried: its "
+      "claim is not proven, whatever the tests say.\n")
+    w("## Functions\n")
+    w("Proven (in the gate): " + ", ".join(f"`{f}`" for f in proven_fns) + ".\n")
+    if not_gated:
+        w("**Not yet proven** (not in the gate; every clause of theirs below is "
+          "*not tried*):\n")
+        for f in not_gated:
+            note = pending_note.get(f, "")
+            w(f"- `{f}`" + (f": {note}" if note else ""))
+        w("")
+    w("## What the gate proves today, function by function\n")
+    w("The postconditions of the proven functions (Report plugin CSV of "
+      "the replay); the claims above are stated on the entry points, "
+      "these are the steps towards them.\n")
+    w("| function | postconditions valid | their labels |")
+    w("| --- | ---: | --- |")
+    for fn in proven_fns:
+        post = [r for r in rows if r["function"] == fn and
+                r["property kind"] == "postcondition"]
+        ok = sum(1 for r in post if r["status"] == "Valid")
+        labels = sorted({r["property"].split(":")[0] for r in post
+                         if re.match(r"^\w+:", r["property"])})
+        w(f"| `{fn}` | {ok} / {len(post)} | {', '.join(labels) or '(unlabelled)'} |")
+    w("")
+    w("## Gate summary (replay)\n")
+    w("```")
+    w(summary.rstrip())
+    w("```\n")
+    w("Times are the provers' times when the goals were proved (`make "
+      "refresh-cache`), as recorded in the cache; Qed times are this "
+      "replay's.\n")
+    for c in claims_out:
+        w(f"## `{c['id']}`: {c['status']}\n")
+        w(c["statement"] + "\n")
+        w("| clause | function | behavior | status | goals: prover (time) |")
+        w("| --- | --- | --- | --- | --- |")
+        for cl in c["clauses"]:
+            where = f"{cl['file']}:{cl['line']}" if cl["line"] else cl["file"]
+            st = cl["status"] + (f" ({cl['note']})" if cl.get("note") else "")
+            w(f"| {where} | `{cl['function']}` | {cl['behavior'] or '-'} | {st} "
+              f"| {fmt_by(cl['goals'])} |")
+        w("")
+        w("*What it does not prove:* " + c["does_not_prove"] + "\n")
+    w("## EVA\n")
+    w(f"EVA (a separate analysis of the whole core from proofs/eva/harness.c): "
+      f"{eva.get('alarms', '?')} alarms, statement coverage "
+      f"{eva.get('coverage_percent', '?')} %, {eva.get('red_properties', '?')} "
+      "ACSL properties reported invalid for some states (see README).  EVA's "
+      "0 alarms support the RTE claim for the functions WP does not prove "
+      "yet, for the harness's inputs only; they are not counted as a proof "
+      "above.\n")
+    w("## Prover diversity\n")
+    if div is None:
+        w("No diversity data: run `make diversity`.\n")
+    else:
+        s = div.get("summary", {})
+        fresh = "matches the current sources" if div["_current"] else \
+            "**comes from other sources than the current ones** (run `make diversity`)"
+        w(f"From `{div['_source']}` ({div.get('generated', '?')}; {fresh}): "
+          "the gate's goals re-run with `-wp-run-all-provers`, same timeout. "
+          f"Of {s.get('goals', '?')} goals, Qed closes {s.get('qed', '?')}; of the "
+          f"others, both provers prove {s.get('both', '?')}, only Z3 "
+          f"{s.get('z3_only', '?')}, only CVC5 {s.get('cvc5_only', '?')}, "
+          f"neither {s.get('neither', '?')} (closed by a WP tactic).\n")
+        w("| function | goals | Qed | both | only Z3 | only CVC5 | neither |")
+        w("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for fn, t in sorted((div.get("by_function") or {}).items()):
+            w(f"| {fn} | {t['goals']} | {t['qed']} | {t['both']} | {t['z3_only']} "
+              f"| {t['cvc5_only']} | {t['neither']} |")
+        w("")
+        singles = div.get("single_prover_goals") or []
+        gd = div.get("goals", {})
+        w(f"Goals that only one prover closes ({len(singles)}): a version change "
+          "of that prover could lose them.  (Z3 \"Failed\" is Z3 stopping at "
+          "its own `-T` time limit: it prints `timeout`, which Why3 1.5.1's "
+          "Z3 driver does not recognise, so WP records a failure, not a "
+          "timeout.)\n")
+        w("<details><summary>list</summary>\n")
+        for g in singles:
+            r = gd.get(g, {})
+            other = "cvc5" if r.get("proved_by") == "Z3" else "z3"
+            w(f"- `{g}`: {r.get('proved_by', '?')} only "
+              f"({'CVC5' if other == 'cvc5' else 'Z3'}: {r.get(other, '?')})")
+        others = sorted(g for g, r in gd.items() if r.get("proved_by") == "neither")
+        for g in others:
+            w(f"- `{g}`: neither prover alone ({gd[g].get('note', '')})")
+        w("\n</details>\n")
+    w("## Trusted base\n")
+    w("| what | trusted for |")
+    w("| --- | --- |")
+    for a, b in TRUSTED:
+        w(f"| {a} | {b} |")
+    w("")
+    w("## Assumption register (proofs/ASSUMPTIONS.md)\n")
+    for i, line in enumerate(assumptions.splitlines()):
+        if i == 0 and line.startswith("# "):
+            continue
+        w(re.sub(r"^(#+) ", r"#\1 ", line) if line.startswith("#") else line)
+    text = "\n".join(md).rstrip() + "\n"
+    path = os.path.join(outdir, "PROOF_REPORT.md")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    if not args.no_copy:
+        shutil.copyfile(path, os.path.join(TOP, "proofs/PROOF_REPORT.md"))
+    print(f"report: {path}, {os.path.join(outdir, 'claims.json')}"
+          + ("" if args.no_copy else ", proofs/PROOF_REPORT.md"))
+    for c in claims_out:
+        print(f"report: {c['id']:<15} {c['status']}")
+    return 0 if gate_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
