@@ -70,10 +70,40 @@ def properties(node):
             yield from properties(val)
 
 
-def read_reports(paths, rows, provers, only, fails):
+def units_of(rep):
+    """(function or LEMMAS, node) of a WP report."""
+    units = list(rep.get("wp:functions", {}).items())
+    return units + [(LEMMAS, n) for n in rep.get("wp:axiomatics", {}).values()]
+
+
+def read_retry(paths, fails):
+    """{(function, property): stats} of the retry reports."""
+    out = {}
+    for path in paths:
+        rep = load_json(path, fails)
+        if rep is None:
+            continue
+        if not isinstance(rep, dict) or "wp:global" not in rep:
+            fails.append(f"FAIL: retry report {path} has no goals")
+            continue
+        for fn, node in units_of(rep):
+            for prop, stats in properties(node):
+                out[(fn, prop)] = stats
+    return out
+
+
+def valid_of(stats):
+    main = (stats or {}).get("wp:main") or {}
+    return main.get("valid", 0), main.get("total", -1)
+
+
+def read_reports(paths, rows, provers, only, fails, retry=None, retried=None):
     """Merge the WP reports into rows; return {property: function} and the
-    properties not proved."""
+    properties not proved.  A property of the retry reports replaces the
+    same property of a main report when it has as many goals and more of
+    them valid (retried counts the goals so rescued)."""
     props, bad = {}, []
+    retry = retry or {}
     for path in paths:
         rep = load_json(path, fails)
         if rep is None:
@@ -82,20 +112,23 @@ def read_reports(paths, rows, provers, only, fails):
             fails.append(f"FAIL: report {path} has no goals")
             continue
         glob = rep["wp:global"].get("wp:main", {})
-        if glob.get("valid", 0) != glob.get("total", -1):
-            fails.append(f"FAIL: {path}: {glob.get('valid', 0)} of "
-                         f"{glob.get('total', '?')} goals valid")
-        units = list(rep.get("wp:functions", {}).items())
-        units += [(LEMMAS, n) for n in rep.get("wp:axiomatics", {}).values()]
-        counted = 0
-        for fn, node in units:
+        counted = merged_valid = 0
+        for fn, node in units_of(rep):
             row = rows.setdefault(fn, Row())
             for prop, stats in properties(node):
+                again = retry.get((fn, prop))
+                if again is not None:
+                    (v0, t0), (v1, t1) = valid_of(stats), valid_of(again)
+                    if t1 == t0 and v1 > v0:
+                        stats = again
+                        if retried is not None:
+                            retried[prop] = v1 - v0
                 main = stats.get("wp:main")
                 if main is None:
                     fails.append(f"FAIL: {path}: property {prop} has no wp:main")
                     continue
                 total, valid = main.get("total", 0), main.get("valid", 0)
+                merged_valid += valid
                 props[prop] = fn
                 row.goals += total
                 row.valid += valid
@@ -119,6 +152,10 @@ def read_reports(paths, rows, provers, only, fails):
         if counted != glob.get("total", -1):
             fails.append(f"FAIL: {path}: {counted} goals under functions and "
                          f"lemmas but wp:global says {glob.get('total')}")
+        if merged_valid != glob.get("total", -1):
+            fails.append(f"FAIL: {path}: {merged_valid} of "
+                         f"{glob.get('total', '?')} goals valid"
+                         + (" after the retry" if retry else ""))
     return props, bad
 
 
@@ -255,14 +292,19 @@ def write_floors(path, rows, old):
             print(f"note: floor of {fn} lowered from {old[fn]} to {new}")
 
 
-def check_logs(paths, rows, props, bad, fails):
-    """Name the goals not proved; add prover times to the rows."""
+def check_logs(paths, rows, props, bad, fails, retry_paths=()):
+    """Name the goals not proved; add prover times to the rows.  A goal
+    the retry logs prove replaces the same goal not proved before."""
     goals = {}
     for path in paths:
         found = read_log(path, fails)
         if not found:
             fails.append(f"FAIL: log {path} names no goal")
         goals.update(found)
+    for path in retry_paths:
+        for name, res in read_log(path, fails).items():
+            if res[0] == "Valid" and name in goals and goals[name][0] != "Valid":
+                goals[name] = res
     counted = sum(r.goals for r in rows.values())
     if len(goals) != counted:
         fails.append(f"FAIL: the logs name {len(goals)} goals, the reports "
@@ -320,10 +362,33 @@ def table(rows, floors):
                   line("total", tot, f"{sum(floors.values())}"), ""]
 
 
+def unproved_functions(path):
+    """Print, comma-separated, the functions of a WP report with a goal
+    that is not valid (prove.sh retries them); exit 1 if unreadable."""
+    fails = []
+    rep = load_json(path, fails)
+    if not isinstance(rep, dict):
+        print("\n".join(fails) or f"FAIL: {path}: no report", file=sys.stderr)
+        return 1
+    names = []
+    for fn, node in rep.get("wp:functions", {}).items():
+        for _prop, stats in properties(node):
+            valid, total = valid_of(stats)
+            if valid != total and fn not in names:
+                names.append(fn)
+    print(",".join(names))
+    return 0
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--unproved-functions":
+        return unproved_functions(sys.argv[2])
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--log", action="append", default=[], required=True)
     ap.add_argument("--report", action="append", default=[], required=True)
+    ap.add_argument("--retry-report", action="append", default=[],
+                    help="WP report of the retry with the longer timeout")
+    ap.add_argument("--retry-log", action="append", default=[])
     ap.add_argument("--smoke", help="WP smoke-test JSON report")
     ap.add_argument("--smoke-log", help="WP smoke-test log")
     ap.add_argument("--floors", required=True)
@@ -335,9 +400,12 @@ def main():
 
     fails, rows, provers = [], {}, {}
     only = {"Z3": 0, "CVC5": 0}
-    props, bad = read_reports(args.report, rows, provers, only, fails)
+    retried = {}
+    retry = read_retry(args.retry_report, fails)
+    props, bad = read_reports(args.report, rows, provers, only, fails,
+                              retry, retried)
 
-    check_logs(args.log, rows, props, bad, fails)
+    check_logs(args.log, rows, props, bad, fails, args.retry_log)
     if args.write_floors and fails:
         fails.append(f"FAIL: not writing {args.floors}: goals are not all proved")
     elif args.write_floors:
@@ -357,6 +425,12 @@ def main():
     for name in sorted(provers):
         out.append(f"{name} proved {provers[name]} goal(s)")
     out.append(f"goals proved only by Z3: {only['Z3']}, only by CVC5: {only['CVC5']}")
+    if args.retry_report:
+        out.append(f"retry with the longer timeout: {sum(retried.values())} "
+                   f"goal(s) proved in {len(retried)} propert(y/ies)"
+                   + "".join(f"\n  {p}: {n}" for p, n in sorted(retried.items())))
+    else:
+        out.append("retry with the longer timeout: not needed")
     out.append(f"smoke tests passed: {smoke[0]}/{smoke[1]}" if smoke
                else "smoke tests: not run")
     alarms, cover, secs = (eva.get(k, "?") for k in

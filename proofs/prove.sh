@@ -41,6 +41,30 @@ frama-c $common $srcs $opts -wp-fct "$fcts" \
 	-wp-cache "$cache_mode" -wp-cache-dir "$cache_dir" \
 	-wp-report-json "$out/wp-report.json" ${HVIPI_WP_EXTRA:-} \
 	> "$out/wp.log" 2>&1 || { tail -20 "$out/wp.log"; echo "hvipi: frama-c failed (see $out/wp.log)"; exit 1; }
+# The retry (proofs/wp-retry.txt): every function with a goal not proved
+# is proved again from an empty cache with the longer timeout; the valid
+# verdicts join the cache, the gate reads both reports.
+retry_timeout=$(grep -v '^#' proofs/wp-retry.txt | grep .)
+rm -rf "$out/cache-retry" "$out/wp-retry.json" "$out/wp-retry.log"
+retry=$(python3 proofs/gate.py --unproved-functions "$out/wp-report.json")
+if [ -n "$retry" ] && [ "${HVIPI_WP_RETRY:-1}" != 0 ]; then
+	echo "hvipi: goals not proved within the timeout in: $retry"
+	echo "hvipi: retrying these functions with -wp-timeout $retry_timeout from an empty cache"
+	mkdir -p "$out/cache-retry"
+	# shellcheck disable=SC2086
+	frama-c $common $srcs $opts -wp-fct "$retry" -wp-timeout "$retry_timeout" \
+		-wp-cache update -wp-cache-dir "$out/cache-retry" \
+		-wp-report-json "$out/wp-retry.json" ${HVIPI_WP_EXTRA:-} \
+		> "$out/wp-retry.log" 2>&1 || { tail -20 "$out/wp-retry.log"; echo "hvipi: frama-c failed (see $out/wp-retry.log)"; exit 1; }
+	for f in "$out"/cache-retry/*.json; do
+		if [ -f "$f" ] && grep -q '"verdict": "valid"' "$f"; then
+			cp "$f" "$cache_dir/"
+		fi
+	done
+	retry_args="--retry-report $out/wp-retry.json --retry-log $out/wp-retry.log"
+else
+	retry_args=""
+fi
 # The lemmas of spec/.  One of them, 1 << k fits 64 bits for 0 <= k < 64,
 # is beyond SMT solvers (they cannot enumerate k): when the provers fail,
 # WP's Range tactic splits a lemma into one case per value of k, each
@@ -74,6 +98,6 @@ smoke_args=""
 # shellcheck disable=SC2086
 python3 proofs/gate.py --log "$out/wp.log" --log "$out/wp-lemmas.log" \
 	--report "$out/wp-report.json" --report "$out/wp-report-lemmas.json" \
-	$smoke_args \
+	$smoke_args $retry_args \
 	--floors proofs/floors.txt --eva "$out/eva.summary" \
 	--seconds $((end - start)) --summary "$out/summary.txt"

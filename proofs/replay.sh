@@ -95,6 +95,9 @@ export WHY3CONFIG
 
 srcs="src/hvipi.c"
 opts=$(grep -v '^#' proofs/wp-options.txt | tr '\n' ' ')
+# A cached verdict counts if its prover time is within the timeout make
+# prove finally used for it: the retry timeout (proofs/wp-retry.txt).
+opts="$opts -wp-timeout $(grep -v '^#' proofs/wp-retry.txt | grep .)"
 common="-cpp-extra-args=-I$top/src -cpp-extra-args=-I$top/spec"
 fcts=$(grep -v '^#' proofs/functions.txt | grep . | paste -sd, -)
 cachopts="-wp-cache offline -wp-cache-dir $cache"

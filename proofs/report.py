@@ -494,7 +494,10 @@ def main():
     if gate_ok:
         w(f"**Replay: PASS** ({replay_secs} s).  Every goal of the gate is "
           "valid and meets its floor; the status of a claim below is no more "
-          "than what those goals establish.\n")
+          "than what those goals establish.  Each cached verdict was obtained "
+          "by Z3 or CVC5 within the gate's timeouts: 30 s per goal and prover "
+          "(`proofs/wp-options.txt`), or, for a goal `make prove` had to "
+          "retry, the retry timeout of `proofs/wp-retry.txt`.\n")
     else:
         why = replay_why or "the sources changed after the replay"
         if replay_ok and not same_tree:

@@ -491,6 +491,8 @@ static void hvipi_encode_sparse(struct hvipi_plan *plan, uint64_t *page,
 	  @   page[j] == \at(page[j], Filled); */
 	/*@ assert page_kept: \forall integer j; 0 <= j < page_size / 8 ==>
 	  @   page[j] == \at(page[j], Filled); */
+	/*@ assert tail_kept: \forall integer j; 3 + nbanks <= j < page_size / 8 ==>
+	  @   page[j] == \at(page[j], Pre); */
 
 	/*@ assert hdr: page[0] == vector && page[1] == HVIPI_FORMAT_SPARSE &&
 	  @   page[2] == banks; */

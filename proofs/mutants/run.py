@@ -6,7 +6,9 @@
 # BUILD/mutants/<id>/ (src/ is never touched), re-prove the mutated
 # function alone with WP (no cache, the gate's options and timeouts,
 # -wp-par 2) and record the goals that fail.  A mutant is killed when a
-# goal is not valid, killed by typing when frama-c rejects it, and
+# goal is not valid (confirmed by re-proving the property of a failed goal
+# with make prove's retry timeout, proofs/wp-retry.txt: that goal is the
+# witness), killed by typing when frama-c rejects it, and
 # survives when every goal is still valid: then either the contract
 # misses the fault (a spec gap) or the mutant is equivalent, which its
 # spec says and proofs/MUTANTS.md explains.
@@ -182,9 +184,78 @@ def run_mutant(m, base, outdir, why3conf, lock):
         rec.update(status="error", detail=f"frama-c exit {rc}, {len(goals)} goals")
     elif failed or (total_json is not None and valid_json != total_json):
         rec["status"] = "killed"
+        confirm(rec, m, d, cmd, failed, env)
     else:
         rec["status"] = "survived"
     return rec
+
+
+def retry_timeout():
+    with open(os.path.join(TOP, "proofs/wp-retry.txt"), encoding="utf-8") as f:
+        return next(ln.strip() for ln in f if ln.strip() and not ln.startswith("#"))
+
+
+def behaviors(d):
+    names = set()
+    for name in ("src/hvipi.h", "src/hvipi.c"):
+        with open(os.path.join(d, name), encoding="utf-8") as f:
+            names.update(re.findall(r"\bbehavior\s+(\w+)\s*:", f.read()))
+    return names
+
+
+SUFFIX_RE = re.compile(r"(_part\d+|_established|_preserved|_\d+)+$")
+
+
+def goal_property(goal, fn, bhvs):
+    """(behavior or None, ACSL name) of a failed goal named by WP
+    typed_<fn>[_<behavior>]_(ensures|assert|loop_invariant)_<name>[_partN],
+    or None when it has no user name (RTE, unnamed, assigns, variants)."""
+    rest = goal[len("typed_" + fn + "_"):] if goal.startswith("typed_" + fn + "_") else ""
+    bhv = max((b for b in bhvs if rest.startswith(b + "_")), key=len, default=None)
+    if bhv and not any(rest.startswith(k) for k in ("ensures_", "assert_", "loop_invariant_")):
+        rest = rest[len(bhv) + 1:]
+    else:
+        bhv = None
+    for kind in ("ensures_", "assert_", "loop_invariant_"):
+        if rest.startswith(kind):
+            name = SUFFIX_RE.sub("", rest[len(kind):])
+            if name and not name.isdigit() and not name.startswith("rte_"):
+                return bhv, name
+    return None
+
+
+def confirm(rec, m, d, cmd, failed, env, tries=3):
+    """make prove retries an unproved goal with the timeout of
+    proofs/wp-retry.txt, so a kill counts only when a failed goal is still
+    not proved with it: re-prove the property of up to TRIES failed goals
+    (with user names) at that timeout; the first one still unproved is the
+    witness.  If none is, the status becomes 'error' (to look at)."""
+    timeout = retry_timeout()
+    cands = [(g, goal_property(g, m["function"], behaviors(d))) for g in failed]
+    cands = [(g, p) for g, p in cands if p][:tries]
+    rec["confirm_timeout"] = int(timeout)
+    for goal, (bhv, name) in cands:
+        log = os.path.join(d, f"confirm-{name}.log")
+        extra = ["-wp-prop", name, "-wp-timeout", timeout]
+        if bhv:
+            extra += ["-wp-bhv", bhv]
+        # The same command with the property selected and the longer
+        # timeout last (frama-c takes the last value of an option).
+        args = [a for a in cmd if not a.startswith("-wp-report-json") and
+                not a.endswith("wp-report.json")] + extra
+        t0 = time.time()
+        with open(log, "w", encoding="utf-8") as f:
+            subprocess.run(args, cwd=d, stdout=f, stderr=subprocess.STDOUT,
+                           env=env, check=False)
+        rec["seconds"] = round(rec["seconds"] + time.time() - t0, 1)
+        goals = gate.read_log(log, [])
+        if goal in goals and goals[goal][0] != "Valid":
+            rec["witness"] = goal
+            return
+    rec["status"] = "error"
+    rec["detail"] = (f"killed at the gate's first timeout, but none of "
+                     f"{[g for g, _p in cands] or 'its named goals'} stayed "
+                     f"unproved at {timeout} s")
 
 
 def explained(mid):
