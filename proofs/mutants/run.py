@@ -219,7 +219,8 @@ def goal_property(goal, fn, bhvs):
     for kind in ("ensures_", "assert_", "loop_invariant_"):
         if rest.startswith(kind):
             name = SUFFIX_RE.sub("", rest[len(kind):])
-            if name and not name.isdigit() and not name.startswith("rte_"):
+            if name and not re.fullmatch(r"\d+|part\d+", name) and \
+                    not name.startswith("rte_"):
                 return bhv, name
     return None
 
@@ -233,10 +234,16 @@ def confirm(rec, m, d, cmd, failed, env, tries=3):
     timeout = retry_timeout()
     cands = [(g, goal_property(g, m["function"], behaviors(d))) for g in failed]
     cands = [(g, p) for g, p in cands if p][:tries]
+    if not cands:
+        # No failed goal has a user name (an unnamed ensures, an RTE
+        # check): re-prove the whole function, as make prove's retry does.
+        cands = [(None, (None, None))]
     rec["confirm_timeout"] = int(timeout)
     for goal, (bhv, name) in cands:
-        log = os.path.join(d, f"confirm-{name}.log")
-        extra = ["-wp-prop", name, "-wp-timeout", timeout]
+        log = os.path.join(d, f"confirm-{name or 'function'}.log")
+        extra = ["-wp-timeout", timeout]
+        if name:
+            extra += ["-wp-prop", name]
         if bhv:
             extra += ["-wp-bhv", bhv]
         # The same command with the property selected and the longer
@@ -249,8 +256,10 @@ def confirm(rec, m, d, cmd, failed, env, tries=3):
                            env=env, check=False)
         rec["seconds"] = round(rec["seconds"] + time.time() - t0, 1)
         goals = gate.read_log(log, [])
-        if goal in goals and goals[goal][0] != "Valid":
-            rec["witness"] = goal
+        still = [g for g in ([goal] if goal else failed)
+                 if g in goals and goals[g][0] != "Valid"]
+        if still:
+            rec["witness"] = still[0]
             return
     rec["status"] = "error"
     rec["detail"] = (f"killed at the gate's first timeout, but none of "
