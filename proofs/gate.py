@@ -76,16 +76,23 @@ def units_of(rep):
     return units + [(LEMMAS, n) for n in rep.get("wp:axiomatics", {}).values()]
 
 
-def read_retry(paths, fails):
-    """{(function, property): stats} of the retry reports."""
-    out = {}
+def goal_reports(paths, fails, what="report"):
+    """Yield (path, report) of the WP reports that have goals; a report
+    that cannot be read or has none is a failure."""
     for path in paths:
         rep = load_json(path, fails)
         if rep is None:
             continue
         if not isinstance(rep, dict) or "wp:global" not in rep:
-            fails.append(f"FAIL: retry report {path} has no goals")
+            fails.append(f"FAIL: {what} {path} has no goals")
             continue
+        yield path, rep
+
+
+def read_retry(paths, fails):
+    """{(function, property): stats} of the retry reports."""
+    out = {}
+    for _path, rep in goal_reports(paths, fails, "retry report"):
         for fn, node in units_of(rep):
             for prop, stats in properties(node):
                 out[(fn, prop)] = stats
@@ -104,13 +111,7 @@ def read_reports(paths, rows, provers, only, fails, retry=None, retried=None):
     them valid (retried counts the goals so rescued)."""
     props, bad = {}, []
     retry = retry or {}
-    for path in paths:
-        rep = load_json(path, fails)
-        if rep is None:
-            continue
-        if not isinstance(rep, dict) or "wp:global" not in rep:
-            fails.append(f"FAIL: report {path} has no goals")
-            continue
+    for path, rep in goal_reports(paths, fails):
         glob = rep["wp:global"].get("wp:main", {})
         counted = merged_valid = 0
         for fn, node in units_of(rep):
