@@ -123,7 +123,7 @@ diversity: deps-prove
 	sh proofs/diversity.sh $(BUILD)
 
 mutants: deps-prove
-	python3 proofs/mutants/run.py --build $(BUILD) $(if $(MUTANTS),--only $(MUTANTS))
+	python3 proofs/mutants/run.py --build $(BUILD) $(if $(MUTANTS),--only $(MUTANTS)) $(if $(MUTANTS_FULL),--full)
 
 clean:
 	rm -rf $(BUILD)

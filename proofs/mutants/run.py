@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -117,7 +118,39 @@ def wp_options():
                         if ln.strip() and not ln.startswith("#")).split()
 
 
-def run_mutant(m, base, outdir, why3conf, lock):
+def run_wp(cmd, cwd, env, log, stop_early):
+    """Run frama-c, copying its output to LOG.  With STOP_EARLY, stop it
+    (the whole process group: flock, frama-c, the provers) at the first
+    goal WP reports as not valid and return that goal's name; else None.
+    Return (exit code, goal or None)."""
+    with open(log, "w", encoding="utf-8") as f:
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, env=env, text=True,
+                             errors="replace", start_new_session=True)
+        stopped = None
+        for line in p.stdout:
+            f.write(line)
+            m = gate.GOAL_RE.match(line.rstrip("\n"))
+            if stop_early and m and (m.group(3) or m.group(1)) != "Valid":
+                stopped = m.group(2)
+                break
+        if stopped:
+            # The prover lines of that goal come in the same write.
+            f.flush()
+            time.sleep(0.5)
+            os.killpg(p.pid, signal.SIGTERM)
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+            f.write(p.stdout.read())
+            f.write(f"[mutants] stopped: {stopped} is not proved\n")
+        rc = p.wait()
+        p.stdout.close()
+    return rc, stopped
+
+
+def run_mutant(m, base, outdir, why3conf, lock, first_kill=False):
     """Prove the mutant (without "from": the unmutated baseline);
     return its result record."""
     d = os.path.join(outdir, m["id"])
@@ -146,10 +179,12 @@ def run_mutant(m, base, outdir, why3conf, lock):
     # Frama-C resolves relative paths against $PWD, not the process's
     # working directory: give it both, and an absolute source path.
     env = dict(os.environ, WHY3CONFIG=why3conf, PWD=d)
+    if first_kill:
+        # One run at the retry timeout (the last -wp-timeout wins): a goal
+        # that fails there is a confirmed witness, so the proof stops.
+        cmd = cmd + ["-wp-timeout", retry_timeout()]
     t0 = time.time()
-    with open(log, "w", encoding="utf-8") as f:
-        rc = subprocess.run(cmd, cwd=d, stdout=f, stderr=subprocess.STDOUT,
-                            env=env, check=False).returncode
+    rc, stopped = run_wp(cmd, d, env, log, first_kill)
     t1 = time.time()
     try:
         with open(stamp, encoding="utf-8") as f:
@@ -164,6 +199,13 @@ def run_mutant(m, base, outdir, why3conf, lock):
     with open(log, encoding="utf-8", errors="replace") as f:
         text = f.read()
     goals = gate.read_log(log, [])
+    if stopped:
+        rec.update(status="killed", witness=stopped, failed_goals=[stopped],
+                   goals=len(goals), stopped_early=True,
+                   confirm_timeout=int(retry_timeout()),
+                   detail=f"stopped at the first goal not proved in "
+                          f"{retry_timeout()} s, after {len(goals)} goals")
+        return rec
     if TYPING_RE.search(text) or (rc != 0 and not goals):
         err = [ln for ln in text.splitlines() if TYPING_RE.search(ln) or
                "error" in ln.lower()][:3]
@@ -284,6 +326,11 @@ def main():
                     help="only check that every mutant applies")
     ap.add_argument("--lock", default=os.environ.get("HVIPI_PROOF_LOCK", ""),
                     help="run each frama-c under flock FILE")
+    ap.add_argument("--full", action="store_true",
+                    help="prove every goal of each mutant at the gate's first "
+                    "timeout, then confirm failed goals at the retry timeout "
+                    "(default: one run at the retry timeout that stops at the "
+                    "first goal not proved)")
     ap.add_argument("--baseline", choices=("auto", "always", "never"),
                     default="auto",
                     help="prove each mutated function unmutated first; auto: "
@@ -376,7 +423,8 @@ def main():
                    "status": "error", "seconds": 0, "failed_goals": [],
                    "detail": "the unmutated function does not prove"}
         else:
-            rec = run_mutant(m, base, outdir, why3conf, args.lock)
+            rec = run_mutant(m, base, outdir, why3conf, args.lock,
+                             first_kill=not args.full)
         if "equivalent" in m:
             rec["equivalent"] = m["equivalent"]
             rec["explained"] = explained(m["id"])

@@ -436,6 +436,7 @@ class Defs:
 
     def __init__(self):
         self.d = {}
+        self.kind = {}
 
     def recursive(self, name):
         seen, todo = set(), [name]
@@ -510,6 +511,7 @@ def parse_defs(text, defs, macros):
                 body = p.expr()
                 p.take(';')
                 defs.d[name] = (labels, params, body)
+                defs.kind[name] = w
             except Unsupported:
                 break
 
@@ -594,7 +596,7 @@ class Rewriter:
         if t == 'quant':
             vs = {n for _, n in e[2]}
             body = self.expand(e[3], here, logic | vs, contract)
-            return self.guard(('quant', e[1], e[2], body))
+            return self.cap(self.guard(('quant', e[1], e[2], body)), logic, contract)
         if t == 'let':
             return ('let', e[1], self.expand(e[2], here, logic, contract),
                     self.expand(e[3], here, logic | {e[1]}, contract))
@@ -633,11 +635,12 @@ class Rewriter:
         labels, params, body = self.defs.d[name]
         at = label if label is not None else here
         wrap = at != here
-        if wrap and any(a[0] == 'id' and a[1] in self.nullable for a in args):
-            # E-ACSL evaluates an \\at(.., Pre) of a postcondition on entry,
-            # whatever guards it: it would read through a null pointer
-            self.notes.append('left as is: %s{%s} (an argument may be null)' % (name, at))
-            return ('app', name, label, args)
+        # E-ACSL evaluates an \\at(.., Pre) of a postcondition on entry,
+        # whatever guards it: with an argument that may be null, the \\at
+        # gets `arg != \\null &&` inside, so nothing is read through null
+        # (the clause is then as strong or stronger: a null argument makes
+        # it false instead of undefined)
+        nulls = [a for a in args if wrap and a[0] == 'id' and a[1] in self.nullable]
         env, lets = {}, []
         for (_, p), a in zip(params, args):
             if wrap and not self.independent(a, logic, contract):
@@ -663,12 +666,14 @@ class Rewriter:
                 k += 1
             if k == len(conj):
                 k = 0
-            rest = ('app', '\\at', None, [conjoin(conj[k:]), ('id', at)])
+            inner = [('bin', '!=', a, ('id', '\\null')) for a in nulls] + conj[k:]
+            rest = ('app', '\\at', None, [conjoin(inner), ('id', at)])
             b = conjoin(conj[:k] + [rest])
         for v, a in reversed(lets):
             b = ('let', v, a, b)
-        self.notes.append('unfolded %s%s' % (
-            name, '{%s} into \\at(.., %s)' % (at, at) if wrap else ''))
+        self.notes.append('unfolded %s%s%s' % (
+            name, '{%s} into \\at(.., %s)' % (at, at) if wrap else '',
+            ' guarded by %s != \\null' % ', '.join(show(a) for a in nulls) if nulls else ''))
         return b
 
     def guard(self, q):
@@ -727,6 +732,102 @@ class Rewriter:
             kind, ', '.join(names), ' (unfolding for the bound)' if unfolded else ''))
         return ('quant', kind, vs, new)
 
+    def cap(self, q, logic, contract):
+        """E-ACSL 25 evaluates \\at(E, Pre) / \\old(E) under a quantifier
+        only when the quantifier's bounds are constants ("\\at with logic
+        variable linked to C variable" otherwise).  In a contract, a bound
+        hi that is a formal (nr_cpu_ids, page_size / 8, nbanks) is capped:
+
+          \\forall x; lo <= x < hi ==> P
+            becomes
+          hi <= CAP && 0 <= lo &&
+          \\forall x; 0 <= x < CAP ==> (lo <= x < hi ==> P')
+
+        where P' guards each \\at(E, L) that reads x: \\at(x < hi && E, L)
+        (a predicate) or \\at(x < hi ? E : 0, L) (a term), so nothing is
+        read outside the inputs when E-ACSL evaluates it on entry for every
+        x below CAP.  With hi <= CAP and 0 <= lo checked in the clause
+        itself, the two are equivalent; a call with hi > CAP fails the
+        clause (the tests stay below CAPS)."""
+        if contract is None or q[0] != 'quant':
+            return q
+        kind, vs, body = q[1], q[2], q[3]
+        names = [n for _, n in vs]
+        if kind == '\\forall' and body[0] == 'bin' and body[1] == '==>':
+            hyp, concl = body[2], body[3]
+        elif kind == '\\exists' and body[0] == 'bin' and body[1] == '&&':
+            hyp, concl = body[2], body[3]
+        else:
+            return q
+        conj = flatten(hyp)
+        if not all(is_bound(c, names) for c in conj) or not covers(conj, names):
+            return q
+        if not any(free_vars(a[3][0]) & set(names) for a in top_ats(concl)):
+            return q
+        lo, hi = {n: [] for n in names}, {n: [] for n in names}
+        for c in conj:
+            es, ops = c[1], c[2]
+            for i, x in enumerate(es):
+                if x[0] != 'id' or x[1] not in names:
+                    continue
+                if i > 0:
+                    (lo if ops[i - 1] in ('<', '<=') else hi)[x[1]].append(
+                        (es[i - 1], ops[i - 1] in ('<', '>')))
+                if i < len(ops):
+                    (hi if ops[i] in ('<', '<=') else lo)[x[1]].append(
+                        (es[i + 1], ops[i] in ('<', '>')))
+        caps, checks = {}, []
+        for n in names:
+            for b, _ in lo[n] + hi[n]:
+                if b[0] != 'num' and (free_vars(b) & set(names)):
+                    return q
+            if any(b[0] == 'num' for b, _ in hi[n]):
+                continue
+            if len(hi[n]) != 1:
+                return q
+            b, strict = hi[n][0]
+            key = show(strip_old(b))
+            if key not in CAPS or not self.independent(b, logic, contract):
+                return q
+            caps[n] = (b, strict, CAPS[key])
+            checks.append(('chain', [b, ('num', str(CAPS[key]))],
+                           ['<=' if strict else '<']))
+            for l, lstrict in lo[n]:
+                if l[0] == 'num':
+                    if int(l[1], 0) < 0:
+                        return q
+                else:
+                    checks.append(('chain', [('num', '0'), l], ['<=' if not lstrict else '<']))
+        if not caps:
+            return q
+        outer = [('chain', [('num', '0'), ('id', n), ('num', str(caps[n][2]))], ['<=', '<'])
+                 for n in names if n in caps]
+        outer += [c for c in conj if not any(x[0] == 'id' and x[1] in caps for x in c[1])]
+        inner = [c for c in conj if any(x[0] == 'id' and x[1] in caps for x in c[1])]
+
+        def guard_at(a):
+            used = [n for n in names if n in caps and n in free_vars(a[3][0])]
+            if not used:
+                return a
+            g = conjoin([('chain', [('id', n), strip_old(caps[n][0])],
+                          ['<' if caps[n][1] else '<=']) for n in used])
+            e = a[3][0]
+            if is_pred(e, self.defs):
+                e = ('bin', '&&', g, e)
+            else:
+                e = ('tern', g, e, ('num', '0'))
+            return ('app', a[1], a[2], [e] + a[3][1:])
+
+        new_concl = map_top_ats(concl, guard_at)
+        if kind == '\\forall':
+            nb = ('bin', '==>', conjoin(outer), ('bin', '==>', conjoin(inner), new_concl))
+        else:
+            nb = ('bin', '&&', conjoin(outer),
+                  ('un', '!', ('un', '!', ('bin', '&&', conjoin(inner), new_concl))))
+        self.notes.append('bound of %s capped at %s for \\at' % (
+            ', '.join(caps), ', '.join(str(caps[n][2]) for n in caps)))
+        return conjoin(checks + [('quant', kind, vs, nb)])
+
     def unfold_for_bound(self, c, names):
         """Unfold a label-free, non-recursive predicate application if its
         body starts with a bound of a quantified variable."""
@@ -745,6 +846,68 @@ class Rewriter:
             return None
         self.notes.append('unfolded %s for its bound' % c[1])
         return b
+
+
+# The caps of cap(): a bound (printed, \\old removed) -> a constant the
+# tests never exceed: nr_cpu_ids <= 8192 (tests/random), pages of at
+# most 4096 bytes, at most 64 banks (a precondition of the functions
+# that take nbanks).
+CAPS = {'nr_cpu_ids': 8192, 'page_size / 8': 512, 'nbanks': 64}
+PRED_OPS = ('&&', '||', '==>', '<==>', '^^', '==', '!=')
+
+
+def strip_old(e):
+    if isinstance(e, tuple):
+        if e and e[0] == 'app' and e[1] == '\\old' and len(e[3]) == 1:
+            return strip_old(e[3][0])
+        return tuple(strip_old(x) for x in e)
+    if isinstance(e, list):
+        return [strip_old(x) for x in e]
+    return e
+
+
+def is_pred(e, defs):
+    t = e[0]
+    if t in ('quant', 'chain'):
+        return True
+    if t == 'bin':
+        return e[1] in PRED_OPS
+    if t == 'un':
+        return e[1] == '!'
+    if t == 'app':
+        return defs.kind.get(e[1]) == 'predicate' or e[1] in ('\\valid', '\\valid_read')
+    if t == 'let':
+        return is_pred(e[3], defs)
+    if t == 'id':
+        return e[1] in ('\\true', '\\false')
+    return False
+
+
+def top_ats(e, acc=None):
+    """The outermost \\at(E, Pre|Old) and \\old(E) terms of e."""
+    acc = [] if acc is None else acc
+    if isinstance(e, tuple):
+        if e and e[0] == 'app' and (e[1] == '\\old' or (
+                e[1] == '\\at' and len(e[3]) == 2 and e[3][1] in (('id', 'Pre'), ('id', 'Old')))):
+            acc.append(e)
+            return acc
+        for x in e:
+            top_ats(x, acc)
+    elif isinstance(e, list):
+        for x in e:
+            top_ats(x, acc)
+    return acc
+
+
+def map_top_ats(e, f):
+    if isinstance(e, tuple):
+        if e and e[0] == 'app' and (e[1] == '\\old' or (
+                e[1] == '\\at' and len(e[3]) == 2 and e[3][1] in (('id', 'Pre'), ('id', 'Old')))):
+            return f(e)
+        return tuple(map_top_ats(x, f) for x in e)
+    if isinstance(e, list):
+        return [map_top_ats(x, f) for x in e]
+    return e
 
 
 def relabel(e, old, new):
@@ -971,6 +1134,74 @@ def wrap_lines(printed, old):
                                    for l in outl[1:]])
 
 
+# E-ACSL 25 overflows its stack on any term that reads a _Bool field of a
+# struct (\\result.any, s.any), so hvipi_scan, which returns one, is left
+# out of the instrumentation (EACSL_EXCLUDE).  Its contract is checked at
+# its call site instead: right after `struct hvipi_scan s = hvipi_scan(..);`
+# an assertion per ensures, with \\result.f read as s.f, and a _Bool field
+# read as the byte that holds it (*(unsigned char *)&s.f, 0 or 1, which
+# E-ACSL takes).  The arguments must be the formals' own names, and the
+# clauses free of \\old and \\at: then each assertion is the ensures itself
+# in the caller's state just after the return (hvipi_scan assigns nothing,
+# which WP proves).  Its requires become assertions just before the call.
+CALLSITE_FN = 'hvipi_scan'
+
+
+def callsite(text, log):
+    fn = CALLSITE_FN
+    m = re.search(r'^static struct (\w+) ' + fn + r'\(([^)]*)\)', text, re.M)
+    if not m:
+        raise SystemExit('inline.py: no definition of %s (changed?)' % fn)
+    stype, params = m.group(1), m.group(2)
+    forms = [re.findall(r'\w+', p_)[-1] for p_ in params.split(',')]
+    sm = re.search(r'^struct ' + stype + r' \{(.*?)^\};', text, re.M | re.S)
+    if not sm:
+        raise SystemExit('inline.py: no struct %s (changed?)' % stype)
+    bools = set(re.findall(r'^\s*bool\s+(\w+);', sm.group(1), re.M))
+    cm = text.rfind('/*@', 0, m.start())
+    contract = text[cm:text.index('*/', cm) + 2]
+    if text[cm:m.start()].count('*/') != 1 or text[text.index('*/', cm) + 2:m.start()].strip():
+        raise SystemExit('inline.py: the contract of %s is not right above it' % fn)
+    body = re.sub(r'^\s*@', ' ', contract[3:-2], flags=re.M)
+    pre, post = [], []
+    for c in re.finditer(r'\b(requires|ensures)\s+(?:(\w+)\s*:(?!:))?(.*?);(?=\s*(?:requires|ensures|assigns|$))',
+                         body, re.S):
+        kind, name, pred = c.group(1), c.group(2), ' '.join(c.group(3).split())
+        if '\\old' in pred or '\\at' in pred:
+            log.append('src/hvipi.c: %s %s of %s not checked at the call site (\\old or \\at)'
+                       % (kind, name, fn))
+            continue
+        (pre if kind == 'requires' else post).append((name, pred))
+    calls = list(re.finditer(r'^(\t+)struct ' + stype + r' (\w+) = ' + fn +
+                             r'\(([^;]*)\);$', text, re.M))
+    if not calls:
+        raise SystemExit('inline.py: no call `struct %s v = %s(..);` (changed?)' % (stype, fn))
+    out, pos = [], 0
+    for k in calls:
+        args = [a.strip() for a in k.group(3).split(',')]
+        if args != forms:
+            log.append('src/hvipi.c:%d: call of %s with other names than its formals: not checked'
+                       % (text.count('\n', 0, k.start()) + 1, fn))
+            continue
+        v = k.group(2)
+
+        def res(mm):
+            f = mm.group(1)
+            return ('(*(unsigned char *)&%s.%s)' % (v, f)) if f in bools else '%s.%s' % (v, f)
+        before = ''.join('/*@ assert %s_requires_%d: %s; */' % (fn, i + 1, p_)
+                         for i, (_, p_) in enumerate(pre))
+        after = ''.join('/*@ assert %s_%s: %s; */' % (fn, n or 'ensures_%d' % (i + 1),
+                                                      re.sub(r'\\result\.(\w+)', res, p_))
+                        for i, (n, p_) in enumerate(post))
+        out.append(text[pos:k.start()])
+        out.append(k.group(1) + before + k.group(0)[len(k.group(1)):] + after)
+        pos = k.end()
+        log.append('src/hvipi.c:%d: contract of %s checked at its call site: %d requires, %d ensures'
+                   % (text.count('\n', 0, k.start()) + 1, fn, len(pre), len(post)))
+    out.append(text[pos:])
+    return ''.join(out)
+
+
 def strip_annotations(text):
     return re.sub(r'/\*@.*?\*/|//@[^\n]*', '', text, flags=re.S)
 
@@ -1009,6 +1240,8 @@ def generate(root, keep=()):
         if new.count('\n') != t.count('\n'):
             raise SystemExit('inline.py: %s: the line count would change' % k)
         files[k] = new
+    if 'src/hvipi.c' in files and not ({CALLSITE_FN + ':*', CALLSITE_FN + ':callsite'} & set(keep)):
+        files['src/hvipi.c'] = callsite(files['src/hvipi.c'], log)
     return files, log
 
 
