@@ -4,14 +4,15 @@
 # hvipi mutation testing of the contracts: plant each fault of
 # proofs/mutants/mutants.txt in a copy of the sources under
 # BUILD/mutants/<id>/ (src/ is never touched), re-prove the mutated
-# function alone with WP (no cache, the gate's options and timeouts,
-# -wp-par 2) and record the goals that fail.  A mutant is killed when a
-# goal is not valid (confirmed by re-proving the property of a failed goal
-# with make prove's retry timeout, proofs/wp-retry.txt: that goal is the
-# witness), killed by typing when frama-c rejects it, and
-# survives when every goal is still valid: then either the contract
-# misses the fault (a spec gap) or the mutant is equivalent, which its
-# spec says and proofs/MUTANTS.md explains.
+# function alone with WP (no cache, the gate's options, -wp-par 2) and
+# record the goals that fail.  By default one run at make prove's retry
+# timeout (proofs/wp-retry.txt) stops at the first goal that is not valid:
+# that goal is the witness and the mutant is killed.  With --full, every
+# goal is proved at the gate's first timeout and the failed goals are
+# confirmed at the retry timeout.  A mutant is killed by typing when
+# frama-c rejects it, and survives when every goal is still valid: then
+# either the contract misses the fault (a spec gap) or the mutant is
+# equivalent, which its spec says and proofs/MUTANTS.md explains.
 """Mutation testing of the hvipi contracts (see proofs/mutants/mutants.txt)."""
 
 import argparse
