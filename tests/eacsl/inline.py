@@ -764,18 +764,7 @@ class Rewriter:
             return q
         if not any(free_vars(a[3][0]) & set(names) for a in top_ats(concl)):
             return q
-        lo, hi = {n: [] for n in names}, {n: [] for n in names}
-        for c in conj:
-            es, ops = c[1], c[2]
-            for i, x in enumerate(es):
-                if x[0] != 'id' or x[1] not in names:
-                    continue
-                if i > 0:
-                    (lo if ops[i - 1] in ('<', '<=') else hi)[x[1]].append(
-                        (es[i - 1], ops[i - 1] in ('<', '>')))
-                if i < len(ops):
-                    (hi if ops[i] in ('<', '<=') else lo)[x[1]].append(
-                        (es[i + 1], ops[i] in ('<', '>')))
+        lo, hi = bounds(conj, names)
         caps, checks = {}, []
         for n in names:
             for b, _ in lo[n] + hi[n]:
@@ -883,31 +872,27 @@ def is_pred(e, defs):
     return False
 
 
-def top_ats(e, acc=None):
-    """The outermost \\at(E, Pre|Old) and \\old(E) terms of e."""
-    acc = [] if acc is None else acc
-    if isinstance(e, tuple):
-        if e and e[0] == 'app' and (e[1] == '\\old' or (
-                e[1] == '\\at' and len(e[3]) == 2 and e[3][1] in (('id', 'Pre'), ('id', 'Old')))):
-            acc.append(e)
-            return acc
-        for x in e:
-            top_ats(x, acc)
-    elif isinstance(e, list):
-        for x in e:
-            top_ats(x, acc)
-    return acc
+def is_pre_at(e):
+    """e is \\old(E), \\at(E, Pre) or \\at(E, Old)."""
+    return e[0] == 'app' and (e[1] == '\\old' or (
+        e[1] == '\\at' and len(e[3]) == 2 and e[3][1] in (('id', 'Pre'), ('id', 'Old'))))
 
 
 def map_top_ats(e, f):
+    """e with f applied to each outermost \\old / \\at(.., Pre) term."""
     if isinstance(e, tuple):
-        if e and e[0] == 'app' and (e[1] == '\\old' or (
-                e[1] == '\\at' and len(e[3]) == 2 and e[3][1] in (('id', 'Pre'), ('id', 'Old')))):
+        if e and is_pre_at(e):
             return f(e)
         return tuple(map_top_ats(x, f) for x in e)
     if isinstance(e, list):
         return [map_top_ats(x, f) for x in e]
     return e
+
+
+def top_ats(e):
+    acc = []
+    map_top_ats(e, lambda a: acc.append(a) or a)
+    return acc
 
 
 def relabel(e, old, new):
@@ -961,18 +946,27 @@ def is_bound(c, names):
     return any(x[0] == 'id' and x[1] in names for x in c[1])
 
 
-def covers(cs, names):
-    lo, hi = set(), set()
+def bounds(cs, names):
+    """({name: [(lower bound, strict)]}, {name: [(upper bound, strict)]})
+    of the quantified names in the comparison chains cs."""
+    lo, hi = {n: [] for n in names}, {n: [] for n in names}
     for c in cs:
         es, ops = c[1], c[2]
         for i, x in enumerate(es):
             if x[0] != 'id' or x[1] not in names:
                 continue
             if i > 0:
-                (lo if ops[i - 1] in ('<', '<=') else hi).add(x[1])
+                (lo if ops[i - 1] in ('<', '<=') else hi)[x[1]].append(
+                    (es[i - 1], ops[i - 1] in ('<', '>')))
             if i < len(ops):
-                (hi if ops[i] in ('<', '<=') else lo).add(x[1])
-    return all(n in lo and n in hi for n in names)
+                (hi if ops[i] in ('<', '<=') else lo)[x[1]].append(
+                    (es[i + 1], ops[i] in ('<', '>')))
+    return lo, hi
+
+
+def covers(cs, names):
+    lo, hi = bounds(cs, names)
+    return all(lo[n] and hi[n] for n in names)
 
 
 # ---------------------------------------------------------------- files
