@@ -546,6 +546,10 @@ class Rewriter:
         self.defs, self.macros, self.taken = defs, macros, taken
         self.notes = []
         self.nullable = set()
+        # labels at which cap() may guard an \\at: Pre and Old; in a
+        # function body also its C labels (the formals it reads are then
+        # ones the body does not assign, the same at every label)
+        self.labels = ('Pre', 'Old')
 
     def fresh(self, base):
         k = 1
@@ -762,7 +766,7 @@ class Rewriter:
         conj = flatten(hyp)
         if not all(is_bound(c, names) for c in conj) or not covers(conj, names):
             return q
-        if not any(free_vars(a[3][0]) & set(names) for a in top_ats(concl)):
+        if not any(free_vars(a[3][0]) & set(names) for a in top_ats(concl, self.labels)):
             return q
         lo, hi = bounds(conj, names)
         caps, checks = {}, []
@@ -807,7 +811,7 @@ class Rewriter:
                 e = ('tern', g, e, ('num', '0'))
             return ('app', a[1], a[2], [e] + a[3][1:])
 
-        new_concl = map_top_ats(concl, guard_at)
+        new_concl = map_top_ats(concl, guard_at, self.labels)
         if kind == '\\forall':
             nb = ('bin', '==>', conjoin(outer), ('bin', '==>', conjoin(inner), new_concl))
         else:
@@ -872,26 +876,26 @@ def is_pred(e, defs):
     return False
 
 
-def is_pre_at(e):
-    """e is \\old(E), \\at(E, Pre) or \\at(E, Old)."""
+def is_pre_at(e, labels=('Pre', 'Old')):
+    """e is \\old(E) or \\at(E, L) with L in labels."""
     return e[0] == 'app' and (e[1] == '\\old' or (
-        e[1] == '\\at' and len(e[3]) == 2 and e[3][1] in (('id', 'Pre'), ('id', 'Old'))))
+        e[1] == '\\at' and len(e[3]) == 2 and e[3][1][0] == 'id' and e[3][1][1] in labels))
 
 
-def map_top_ats(e, f):
-    """e with f applied to each outermost \\old / \\at(.., Pre) term."""
+def map_top_ats(e, f, labels=('Pre', 'Old')):
+    """e with f applied to each outermost \\old / \\at(.., L) term."""
     if isinstance(e, tuple):
-        if e and is_pre_at(e):
+        if e and is_pre_at(e, labels):
             return f(e)
-        return tuple(map_top_ats(x, f) for x in e)
+        return tuple(map_top_ats(x, f, labels) for x in e)
     if isinstance(e, list):
-        return [map_top_ats(x, f) for x in e]
+        return [map_top_ats(x, f, labels) for x in e]
     return e
 
 
-def top_ats(e):
+def top_ats(e, labels=('Pre', 'Old')):
     acc = []
-    map_top_ats(e, lambda a: acc.append(a) or a)
+    map_top_ats(e, lambda a: acc.append(a) or a, labels)
     return acc
 
 
@@ -999,7 +1003,63 @@ def function_at(text, pos, contract_end, in_body):
     return defs[-1] if defs else ''
 
 
+def definition(text, fn):
+    """(formals, body without annotations) of the definition of fn in
+    text, or None."""
+    m = re.search(r'^[a-z][^;{]*?\b' + re.escape(fn) + r'\(([^)]*)\)\s*\{', text, re.M)
+    if not m:
+        return None
+    end = text.find('\n}', m.end())
+    if end < 0:
+        return None
+    names = set()
+    for p_ in m.group(1).split(','):
+        w = re.findall(r'\w+', re.sub(r'\[[^]]*\]', '', p_))
+        if w and w != ['void']:
+            names.add(w[-1])
+    return names, strip_annotations(text[m.end():end])
+
+
+def unassigned_formals(text, fn):
+    """The formals of fn that its body never assigns (no =, op=, ++, --,
+    and no & taken): in its body they have the same value at every
+    label, as in a contract.  None if fn is not defined in text."""
+    d = definition(text, fn)
+    if d is None:
+        return None
+    names, body = d
+    out = set()
+    for n in names:
+        n_ = re.escape(n)
+        w = r'(?<!->)(?<!\.)\b' + n_ + r'\b'   # n, not a field named n
+        if re.search(w + r'\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|'
+                     r'(?:\+\+|--)\s*' + w + '|' + w + r'\s*(?:\+\+|--)|'
+                     r'&\s*' + w, body):
+            continue
+        out.add(n)
+    return out
+
+
+def c_labels(text, fn):
+    """The C and ghost labels of the body of fn."""
+    d = definition(text, fn)
+    if d is None:
+        return []
+    m = re.search(r'^[a-z][^;{]*?\b' + re.escape(fn) + r'\(', text, re.M)
+    raw = text[m.end():text.find('\n}', m.end())]
+    found = re.findall(r'^\s*([A-Za-z_]\w*)\s*:(?!:)', d[1], re.M) + \
+        re.findall(r'/\*@\s*ghost\s+([A-Za-z_]\w*)\s*:\s*;', raw)
+    return [l for l in found
+            if l not in ('default', 'case', 'Here', 'Post', 'Init', 'LoopEntry',
+                         'LoopCurrent', 'Pre', 'Old')]
+
+
 def rewrite_file(text, defs, macros, log, fname, keep=()):
+    body_ctx = {}
+    for fn in set(re.findall(r'^[a-z][^\n;]*?\b(\w+)\((?=[^\n]*$)', text, re.M)):
+        u = unassigned_formals(text, fn)
+        if u is not None:
+            body_ctx[fn] = u
     taken = set(re.findall(r'[A-Za-z_]\w*', text))
     for n, d in defs.d.items():
         all_names(d, taken)
@@ -1068,7 +1128,9 @@ def rewrite_file(text, defs, macros, log, fname, keep=()):
                 continue
             rw = Rewriter(defs, macros, taken)
             rw.nullable = nullable
-            ctx = None if in_body else (contract or set())
+            ctx = (contract or set()) if not in_body else body_ctx.get(fn)
+            if in_body and ctx is not None:
+                rw.labels = ('Pre', 'Old') + tuple(c_labels(text, fn))
             try:
                 new = rw.expand(e, 'Here', frozenset(), ctx)
             except Unsupported as ex:
