@@ -985,8 +985,13 @@ def formals(text, pos):
     m = re.compile(r'\s*(?:static\s+)?[\w\s\*]+?\b(\w+)\s*\(([^)]*)\)').match(text, pos)
     if not m:
         return None
+    return param_names(m.group(2))
+
+
+def param_names(plist):
+    """The names of a C parameter list."""
     names = set()
-    for p in m.group(2).split(','):
+    for p in plist.split(','):
         w = re.findall(r'\w+', re.sub(r'\[[^]]*\]', '', p))
         if w and w != ['void']:
             names.add(w[-1])
@@ -1012,12 +1017,7 @@ def definition(text, fn):
     end = text.find('\n}', m.end())
     if end < 0:
         return None
-    names = set()
-    for p_ in m.group(1).split(','):
-        w = re.findall(r'\w+', re.sub(r'\[[^]]*\]', '', p_))
-        if w and w != ['void']:
-            names.add(w[-1])
-    return names, strip_annotations(text[m.end():end])
+    return param_names(m.group(1)), strip_annotations(text[m.end():end])
 
 
 def unassigned_formals(text, fn):
