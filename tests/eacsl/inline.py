@@ -1009,7 +1009,7 @@ def function_at(text, pos, contract_end, in_body):
 
 
 def definition(text, fn):
-    """(formals, body without annotations) of the definition of fn in
+    """(formals, body with its annotations) of the definition of fn in
     text, or None."""
     m = re.search(r'^[a-z][^;{]*?\b' + re.escape(fn) + r'\(([^)]*)\)\s*\{', text, re.M)
     if not m:
@@ -1017,7 +1017,7 @@ def definition(text, fn):
     end = text.find('\n}', m.end())
     if end < 0:
         return None
-    return param_names(m.group(1)), strip_annotations(text[m.end():end])
+    return param_names(m.group(1)), text[m.end():end]
 
 
 def unassigned_formals(text, fn):
@@ -1027,7 +1027,7 @@ def unassigned_formals(text, fn):
     d = definition(text, fn)
     if d is None:
         return None
-    names, body = d
+    names, body = d[0], strip_annotations(d[1])
     out = set()
     for n in names:
         n_ = re.escape(n)
@@ -1045,21 +1045,20 @@ def c_labels(text, fn):
     d = definition(text, fn)
     if d is None:
         return []
-    m = re.search(r'^[a-z][^;{]*?\b' + re.escape(fn) + r'\(', text, re.M)
-    raw = text[m.end():text.find('\n}', m.end())]
-    found = re.findall(r'^\s*([A-Za-z_]\w*)\s*:(?!:)', d[1], re.M) + \
-        re.findall(r'/\*@\s*ghost\s+([A-Za-z_]\w*)\s*:\s*;', raw)
+    found = re.findall(r'^\s*([A-Za-z_]\w*)\s*:(?!:)', strip_annotations(d[1]), re.M) + \
+        re.findall(r'/\*@\s*ghost\s+([A-Za-z_]\w*)\s*:\s*;', d[1])
     return [l for l in found
             if l not in ('default', 'case', 'Here', 'Post', 'Init', 'LoopEntry',
                          'LoopCurrent', 'Pre', 'Old')]
 
 
 def rewrite_file(text, defs, macros, log, fname, keep=()):
-    body_ctx = {}
+    body_ctx, body_labels = {}, {}
     for fn in set(re.findall(r'^[a-z][^\n;]*?\b(\w+)\((?=[^\n]*$)', text, re.M)):
         u = unassigned_formals(text, fn)
         if u is not None:
             body_ctx[fn] = u
+            body_labels[fn] = ('Pre', 'Old') + tuple(c_labels(text, fn))
     taken = set(re.findall(r'[A-Za-z_]\w*', text))
     for n, d in defs.d.items():
         all_names(d, taken)
@@ -1130,7 +1129,7 @@ def rewrite_file(text, defs, macros, log, fname, keep=()):
             rw.nullable = nullable
             ctx = (contract or set()) if not in_body else body_ctx.get(fn)
             if in_body and ctx is not None:
-                rw.labels = ('Pre', 'Old') + tuple(c_labels(text, fn))
+                rw.labels = body_labels[fn]
             try:
                 new = rw.expand(e, 'Here', frozenset(), ctx)
             except Unsupported as ex:
