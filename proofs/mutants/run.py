@@ -180,10 +180,11 @@ def run_mutant(m, base, outdir, why3conf, lock, first_kill=False):
     # Frama-C resolves relative paths against $PWD, not the process's
     # working directory: give it both, and an absolute source path.
     env = dict(os.environ, WHY3CONFIG=why3conf, PWD=d)
+    timeout = retry_timeout()
     if first_kill:
         # One run at the retry timeout (the last -wp-timeout wins): a goal
         # that fails there is a confirmed witness, so the proof stops.
-        cmd = cmd + ["-wp-timeout", retry_timeout()]
+        cmd = cmd + ["-wp-timeout", timeout]
     t0 = time.time()
     rc, stopped = run_wp(cmd, d, env, log, first_kill)
     t1 = time.time()
@@ -203,9 +204,9 @@ def run_mutant(m, base, outdir, why3conf, lock, first_kill=False):
     if stopped:
         rec.update(status="killed", witness=stopped, failed_goals=[stopped],
                    goals=len(goals), stopped_early=True,
-                   confirm_timeout=int(retry_timeout()),
+                   confirm_timeout=int(timeout),
                    detail=f"stopped at the first goal not proved in "
-                          f"{retry_timeout()} s, after {len(goals)} goals")
+                          f"{timeout} s, after {len(goals)} goals")
         return rec
     if TYPING_RE.search(text) or (rc != 0 and not goals):
         err = [ln for ln in text.splitlines() if TYPING_RE.search(ln) or
