@@ -120,7 +120,8 @@ static bool hvipi_try(const struct hvipi_ctx *ctx, const struct cpumask *mask,
 	if (mask)
 		hvipi_plan_mask(&plan, cpumask_bits(mask),
 				ctx->present ? cpumask_bits(ctx->present) : NULL,
-				nr_cpu_ids, ctx->vp_index, self, exclude_self,
+				nr_cpu_ids, ctx->vp_index,
+				READ_ONCE(ctx->vp_ident), self, exclude_self,
 				(u32)vector, ctx->hints, page,
 				page ? ctx->page_size : 0);
 	else

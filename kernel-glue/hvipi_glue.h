@@ -31,6 +31,8 @@ struct hvipi_ctx {
 	void *hcall_pg;			/* call target; NULL: always fall back */
 	void * __percpu *input_arg;	/* per-CPU input page, or NULL */
 	const u32 *vp_index;		/* nr_cpu_ids entries */
+	u32 vp_ident;			/* hvipi_vp_ident(vp_index): CPUs below
+					 * it are their own VPs (0: none) */
 	const struct cpumask *present;	/* "all" format only for this set */
 	u32 hints;			/* HVIPI_HINT_* */
 	u32 page_size;			/* bytes of each input page */

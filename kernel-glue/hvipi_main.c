@@ -207,6 +207,7 @@ int hvipi_live_switch_test(const char **skip)
 	hvipi_live.hcall_pg = (void *)hvipi_fake_hcall;
 	hvipi_live.input_arg = pages;
 	hvipi_live.vp_index = table;
+	hvipi_live.vp_ident = hvipi_vp_ident(table, nr_cpu_ids);
 	hvipi_live.present = cpu_present_mask;
 	hvipi_live.hints = HVIPI_HINT_CLUSTER_IPI | HVIPI_HINT_EX_MASKS;
 	hvipi_live.page_size = PAGE_SIZE;
@@ -293,6 +294,12 @@ static int __init hvipi_init(void)
 	hvipi_live.hcall_pg = hv_hypercall_pg;
 	hvipi_live.input_arg = hyperv_pcpu_input_arg;
 	hvipi_live.vp_index = hv_vp_index;
+	/*
+	 * The identity prefix, once: an hv_vp_index entry only changes from
+	 * VP_INVAL to its CPU's VP (hv_cpu_init), so CPUs found to be their
+	 * own VPs stay so; CPUs that come up later are read CPU by CPU.
+	 */
+	hvipi_live.vp_ident = hvipi_vp_ident(hv_vp_index, nr_cpu_ids);
 	hvipi_live.present = cpu_present_mask;
 	hvipi_live.hints = hvipi_hv_hints();
 	hvipi_live.page_size = HV_HYP_PAGE_SIZE;

@@ -500,6 +500,7 @@ static u32 hvipi_run_case(const struct hvipi_case *c)
 	st.ctx.hcall_pg = c->no_hcall ? NULL : (void *)hvipi_fake_hcall;
 	st.ctx.input_arg = c->no_page ? NULL : st.pages;
 	st.ctx.vp_index = c->vp;
+	st.ctx.vp_ident = hvipi_vp_ident(c->vp, nr_cpu_ids);
 	st.ctx.present = cpu_present_mask;
 	st.ctx.hints = c->hints;
 	st.ctx.page_size = PAGE_SIZE;

@@ -16,6 +16,16 @@
     \forall integer m, v, b; u64(m) && 0 <= v < 64 && 0 <= b < 64 ==>
       (bit64(m | (1 << v), b) <==> (bit64(m, b) || b == v));
 
+  // Setting bit 0 (the bank of VPs 0..63) with | 1.
+  lemma bit64_set0:
+    \forall integer m, b; u64(m) && 0 <= b < 64 ==>
+      (bit64(m | 1, b) <==> (bit64(m, b) || b == 0));
+
+  // ORing two words: bit b of the result is set iff it is in either.
+  lemma bit64_or:
+    \forall integer m, w, b; u64(m) && u64(w) && 0 <= b < 64 ==>
+      (bit64(m | w, b) <==> (bit64(m, b) || bit64(w, b)));
+
   // A one-bit word fits in 64 bits.
   lemma shift1_u64:
     \forall integer k; 0 <= k < 64 ==> 1 <= (1 << k) <= 9223372036854775808;

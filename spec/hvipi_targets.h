@@ -66,6 +66,11 @@
     \exists integer c; 0 <= c < hi && target(m, nr, t, self, excl, c) &&
       t[c] < 4096 && bits_below(banks, t[c] / 64) == j && t[c] % 64 == i;
 
+  // CPUs 0 .. n-1 are their own VPs: the word paths of the core may take
+  // a mask word of them as a bank word (hvipi_plan_mask's vp_ident).
+  predicate vp_identity{L}(uint32_t *t, integer n) =
+    \forall integer c; 0 <= c < n ==> t[c] == c;
+
   // Two cpumasks agree on CPUs 0 .. nr-1.
   predicate same_cpus{L}(unsigned long *a, unsigned long *b, integer nr) =
     \forall integer c; 0 <= c < nr ==> (cpu_in(a, c) <==> cpu_in(b, c));

@@ -8,6 +8,15 @@
  * the plan without writing anything.  Only for a sparse Ex plan, once the
  * page is known to be large enough, the second pass (hvipi_fill_banks)
  * writes the compacted bank words.
+ *
+ * Both passes go a mask word (64 CPUs) at a time where they can.  The
+ * caller says how many leading CPUs are their own VPs (vp_ident, from
+ * hvipi_vp_ident(), computed once by the glue; 0 is always allowed).  A
+ * word whose 64 CPUs all lie below vp_ident and 4096 and hold no excluded
+ * self is the bank word of its 64 VPs as it stands, so it is taken whole
+ * without reading the table (the word path).  Every other word is read CPU
+ * by CPU.  The postconditions do not mention vp_ident: the plan is the one
+ * the per-CPU reading gives, whatever prefix the caller passes.
  */
 #include "hvipi.h"
 
@@ -38,8 +47,39 @@ struct hvipi_scan {
 	bool huge;	/* a target VP is in 4096..HVIPI_VP_INVAL-1 */
 };
 
+/*
+ * The lowest set bit of @word, 64 when none is set.  A word path uses it as
+ * the witness that a non-zero mask word holds a target CPU.
+ */
+/*@ assigns \nothing;
+  @ ensures range: 0 <= \result <= 64;
+  @ ensures below_clear: \forall integer i; 0 <= i < \result ==> !bit64(word, i);
+  @ ensures found: \result < 64 ==> bit64(word, \result);
+  @*/
+static uint32_t hvipi_first_bit(uint64_t word)
+{
+	uint32_t i = 0;
+
+	/*@ loop invariant 0 <= i <= 64;
+	  @ loop invariant below_clear: \forall integer j; 0 <= j < i ==>
+	  @   !bit64(word, j);
+	  @ loop assigns i;
+	  @ loop variant 64 - i;
+	  @*/
+	while (i < 64u && ((word >> i) & 1u) == 0)
+		i++;
+	return i;
+}
+
+/*
+ * First pass.  A mask word whose 64 CPUs are all below vp_ident and 4096
+ * and do not hold an excluded self is taken whole: it is bank word cpu / 64
+ * as it stands (the word path).  Every other target CPU is read one at a
+ * time; the current mask word stays in a register.
+ */
 /*@ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
   @ requires \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires ident: vp_ident <= nr_cpu_ids && vp_identity(vp_index, vp_ident);
   @ assigns \nothing;
   @ ensures any: \result.any <==> !no_target(HVIPI_SEND);
   @ ensures unknown: \result.unknown <==> some_vp_unknown(HVIPI_SEND);
@@ -53,15 +93,17 @@ struct hvipi_scan {
   @*/
 static struct hvipi_scan hvipi_scan(const unsigned long *mask,
 				    uint32_t nr_cpu_ids,
-				    const uint32_t *vp_index, uint32_t self,
-				    bool exclude_self)
+				    const uint32_t *vp_index, uint32_t vp_ident,
+				    uint32_t self, bool exclude_self)
 {
 	struct hvipi_scan s;
 	uint64_t low = 0, banks = 0;
 	bool any = false, unknown = false, high = false, huge = false;
-	uint32_t cpu = 0;
+	uint32_t cpu = 0, skip = exclude_self ? self : nr_cpu_ids;
+	unsigned long word = 0;
 
 	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
+	  @ loop invariant word_cur: cpu % 64 != 0 ==> word == mask[cpu / 64];
 	  @ loop invariant any: any <==> \exists integer c;
 	  @   0 <= c < cpu && target(HVIPI_SEND, c);
 	  @ loop invariant unknown: unknown <==> \exists integer c;
@@ -79,22 +121,52 @@ static struct hvipi_scan hvipi_scan(const unsigned long *mask,
 	  @   (bit64(banks, k) <==> \exists integer c;
 	  @     0 <= c < cpu && target(HVIPI_SEND, c) &&
 	  @     vp_index[c] < 4096 && vp_index[c] / 64 == k);
-	  @ loop assigns cpu, low, banks, any, unknown, high, huge;
+	  @ loop assigns cpu, word, low, banks, any, unknown, high, huge;
 	  @ loop variant nr_cpu_ids - cpu;
 	  @*/
 	while (cpu < nr_cpu_ids) {
-		unsigned long word = mask[cpu / 64u];
-		uint32_t vp;
+		uint32_t vp, first;
 
-		if (cpu % 64u == 0 && word == 0) {
-			/* A whole empty word: none of its 64 CPUs is a target. */
-			/*@ assert empty_word: \forall integer c;
-			  @   cpu <= c < cpu + 64 ==> !cpu_in(mask, c); */
-			cpu = nr_cpu_ids - cpu <= 64u ? nr_cpu_ids : cpu + 64u;
-			continue;
+		if (cpu % 64u == 0) {
+			word = mask[cpu / 64u];
+			if (word == 0) {
+				/* A whole empty word: none of its CPUs is a target. */
+				/*@ assert empty_word: \forall integer c;
+				  @   cpu <= c < cpu + 64 ==> !cpu_in(mask, c); */
+				cpu = nr_cpu_ids - cpu <= 64u ? nr_cpu_ids : cpu + 64u;
+				continue;
+			}
+			if (vp_ident >= 64u && cpu <= vp_ident - 64u &&
+			    cpu < HVIPI_VP_LIMIT &&
+			    !(exclude_self && self / 64u == cpu / 64u) &&
+			    (first = hvipi_first_bit(word)) < 64u) {
+				/*@ assert word_targets: \forall integer c;
+				  @   cpu <= c < cpu + 64 ==>
+				  @   (target(HVIPI_SEND, c) <==> bit64(word, c - cpu)) &&
+				  @   vp_index[c] == c; */
+				/*@ assert witness: target(HVIPI_SEND, cpu + first) &&
+				  @   vp_index[cpu + first] == cpu + first; */
+				/*@ assert word_bank: \forall integer k; 0 <= k < 64 ==>
+				  @   ((\exists integer c; cpu <= c < cpu + 64 &&
+				  @     target(HVIPI_SEND, c) && vp_index[c] < 4096 &&
+				  @     vp_index[c] / 64 == k) <==> k == cpu / 64); */
+				any = true;
+				if (cpu == 0) {
+					low = word;
+					banks |= 1u;
+				} else {
+					/*@ assert 0 < cpu / 64 < 64; */
+					banks |= 1ull << (cpu / 64u);
+					/*@ assert banks_set: \forall integer k; 0 <= k < 64 ==>
+					  @   (bit64(banks, k) <==>
+					  @    (bit64(\at(banks, LoopCurrent), k) || k == cpu / 64)); */
+					high = true;
+				}
+				cpu += 64u;
+				continue;
+			}
 		}
-		if (((word >> (cpu % 64u)) & 1u) == 0 ||
-		    (exclude_self && cpu == self)) {
+		if (((word >> (cpu % 64u)) & 1u) == 0 || cpu == skip) {
 			/*@ assert not_target: !target(HVIPI_SEND, cpu); */
 			cpu++;
 			continue;
@@ -102,16 +174,16 @@ static struct hvipi_scan hvipi_scan(const unsigned long *mask,
 		/*@ assert is_target: target(HVIPI_SEND, cpu); */
 		any = true;
 		vp = vp_index[cpu];
-		if (vp == HVIPI_VP_INVAL) {
-			unknown = true;
-		} else if (vp >= HVIPI_VP_LIMIT) {
-			huge = true;
-		} else {
+		if (vp < HVIPI_FAST_VP_LIMIT) {
+			low |= 1ull << vp;
+			banks |= 1u;
+		} else if (vp < HVIPI_VP_LIMIT) {
 			banks |= 1ull << (vp / 64u);
-			if (vp < HVIPI_FAST_VP_LIMIT)
-				low |= 1ull << vp;
-			else
-				high = true;
+			high = true;
+		} else if (vp == HVIPI_VP_INVAL) {
+			unknown = true;
+		} else {
+			huge = true;
 		}
 		cpu++;
 	}
@@ -169,12 +241,15 @@ static uint32_t hvipi_rank(uint64_t banks, uint8_t rank[64])
 
 /*@ // A memory read at a given label, with an index from another state.
   @ logic integer u32_at{L}(uint32_t *p, integer i) = p[i];
+  @ logic integer ulong_at{L}(unsigned long *p, integer i) = p[i];
   @*/
 
 /*
  * Second pass: write the Ex input of a sparse set to @page: the header
  * (vector, format, valid-bank mask @banks), then each target VP ORed into
- * its compacted bank word, page[3 + rank[bank]].
+ * its compacted bank word, page[3 + rank[bank]].  A whole mask word of
+ * CPUs below @vp_ident (their own VPs) is ORed into its bank word at once;
+ * the other words are read CPU by CPU (the inner loop).
  */
 /*@ requires nbanks <= 64;
   @ requires \valid(page + (0 .. 2 + nbanks));
@@ -187,6 +262,7 @@ static uint32_t hvipi_rank(uint64_t banks, uint8_t rank[64])
   @   rank[k] == bits_below(banks, k);
   @ requires rank_fits: \forall integer c; target(HVIPI_SEND, c) &&
   @   vp_index[c] < 4096 ==> bits_below(banks, vp_index[c] / 64) < nbanks;
+  @ requires ident: vp_ident <= nr_cpu_ids && vp_identity(vp_index, vp_ident);
   @ assigns page[0 .. 2 + nbanks];
   @ ensures header: page[0] == vector && page[1] == HVIPI_FORMAT_SPARSE &&
   @   page[2] == banks;
@@ -197,10 +273,10 @@ static uint32_t hvipi_rank(uint64_t banks, uint8_t rank[64])
 static void hvipi_fill_banks(uint64_t *page, uint32_t nbanks, uint32_t vector,
 			     uint64_t banks, const uint8_t rank[64],
 			     const unsigned long *mask, uint32_t nr_cpu_ids,
-			     const uint32_t *vp_index, uint32_t self,
-			     bool exclude_self)
+			     const uint32_t *vp_index, uint32_t vp_ident,
+			     uint32_t self, bool exclude_self)
 {
-	uint32_t i, cpu = 0;
+	uint32_t i, cpu = 0, skip = exclude_self ? self : nr_cpu_ids;
 
 	/*@ loop invariant 3 <= i <= 3 + nbanks;
 	  @ loop invariant zeroed: \forall integer j; 3 <= j < i ==> page[j] == 0;
@@ -211,6 +287,7 @@ static void hvipi_fill_banks(uint64_t *page, uint32_t nbanks, uint32_t vector,
 		page[i] = 0;
 
 	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
+	  @ loop invariant at_word: cpu % 64 == 0 || cpu == nr_cpu_ids;
 	  @ loop invariant words: \forall integer j, i;
 	  @   0 <= j < nbanks && 0 <= i < 64 ==>
 	  @   (bit64(page[3 + j], i) <==>
@@ -219,53 +296,108 @@ static void hvipi_fill_banks(uint64_t *page, uint32_t nbanks, uint32_t vector,
 	  @ loop variant nr_cpu_ids - cpu;
 	  @*/
 	while (cpu < nr_cpu_ids) {
+		/* One mask word: CPUs cpu .. end - 1. */
+		uint32_t end = nr_cpu_ids - cpu <= 64u ? nr_cpu_ids : cpu + 64u;
 		unsigned long word = mask[cpu / 64u];
-		uint32_t vp;
+		uint32_t first;
 
-		if (cpu % 64u == 0 && word == 0) {
-			uint32_t next = nr_cpu_ids - cpu <= 64u ? nr_cpu_ids : cpu + 64u;
-
+		/*@ assert word == ulong_at{Pre}(mask, cpu / 64); */
+		if (word == 0) {
 			/*@ assert empty_word: \forall integer c;
 			  @   cpu <= c < cpu + 64 ==> !cpu_in{Pre}(mask, c); */
 			/*@ assert skip: \forall integer jj, ii;
-			  @   bank_bit{Pre}(HVIPI_SEND, banks, next, jj, ii) <==>
+			  @   bank_bit{Pre}(HVIPI_SEND, banks, end, jj, ii) <==>
 			  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii); */
-			cpu = next;
+			cpu = end;
 			continue;
 		}
-		if (((word >> (cpu % 64u)) & 1u) != 0 &&
-		    !(exclude_self && cpu == self)) {
-			/*@ assert is_target: target{Pre}(HVIPI_SEND, cpu); */
-			vp = vp_index[cpu];
-			/*@ assert vp == u32_at{Pre}(vp_index, cpu); */
-			if (vp < HVIPI_VP_LIMIT) {
-				uint32_t j = rank[vp / 64u];
-				uint64_t old = page[HVIPI_EX_HDR_WORDS + j];
+		if (vp_ident >= 64u && cpu <= vp_ident - 64u &&
+		    cpu < HVIPI_VP_LIMIT &&
+		    !(exclude_self && self / 64u == cpu / 64u) &&
+		    (first = hvipi_first_bit(word)) < 64u) {
+			/* The word is bank cpu / 64's word: OR it in whole. */
+			uint32_t j = rank[cpu / 64u];
+			uint64_t old;
 
-				/*@ assert j == bits_below(banks, vp / 64) && j < nbanks; */
-				/*@ assert step_in: \forall integer jj, ii;
-				  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 1, jj, ii) <==>
-				  @   (bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii) ||
-				  @    (jj == j && ii == vp % 64)); */
-				page[HVIPI_EX_HDR_WORDS + j] = old | (1ull << (vp % 64u));
-				/*@ assert set_bit: \forall integer i; 0 <= i < 64 ==>
-				  @   (bit64(page[3 + j], i) <==>
-				  @    (bit64(old, i) || i == vp % 64)); */
-				/*@ assert others: \forall integer k;
-				  @   0 <= k < nbanks && k != j ==>
-				  @   page[3 + k] == \at(page[3 + k], LoopCurrent); */
+			/*@ assert word_cpus: \forall integer c; cpu <= c < cpu + 64 ==>
+			  @   c / 64 == cpu / 64 && c % 64 == c - cpu; */
+			/*@ assert word_targets: \forall integer c;
+			  @   cpu <= c < cpu + 64 ==>
+			  @   (target{Pre}(HVIPI_SEND, c) <==> bit64(word, c - cpu)) &&
+			  @   \at(vp_index[c], Pre) == c; */
+			/*@ assert word_bits: \forall integer ii; bit64(word, ii) ==>
+			  @   target{Pre}(HVIPI_SEND, cpu + ii) &&
+			  @   u32_at{Pre}(vp_index, cpu + ii) == cpu + ii &&
+			  @   (cpu + ii) / 64 == cpu / 64 && (cpu + ii) % 64 == ii; */
+			/*@ assert witness: target{Pre}(HVIPI_SEND, cpu + first) &&
+			  @   u32_at{Pre}(vp_index, cpu + first) == cpu + first; */
+			/*@ assert j == bits_below(banks, cpu / 64) && j < nbanks; */
+			/*@ assert word_step_in: \forall integer ii; bit64(word, ii) ==>
+			  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 64, j, ii); */
+			/*@ assert word_step_old: \forall integer jj, ii;
+			  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 64, jj, ii) ==>
+			  @   (bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii) ||
+			  @    (jj == j && bit64(word, ii))); */
+			/*@ assert word_step: \forall integer jj, ii;
+			  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 64, jj, ii) <==>
+			  @   (bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii) ||
+			  @    (jj == j && bit64(word, ii))); */
+			old = page[HVIPI_EX_HDR_WORDS + j];
+			page[HVIPI_EX_HDR_WORDS + j] = old | word;
+			/*@ assert or_word: \forall integer i; 0 <= i < 64 ==>
+			  @   (bit64(page[3 + j], i) <==>
+			  @    (bit64(old, i) || bit64(word, i))); */
+			/*@ assert others: \forall integer k;
+			  @   0 <= k < nbanks && k != j ==>
+			  @   page[3 + k] == \at(page[3 + k], LoopCurrent); */
+			cpu = end;
+			continue;
+		}
+		/*@ loop invariant in_word: \at(cpu, LoopEntry) <= cpu <= end;
+		  @ loop invariant words: \forall integer j, i;
+		  @   0 <= j < nbanks && 0 <= i < 64 ==>
+		  @   (bit64(page[3 + j], i) <==>
+		  @    bank_bit{Pre}(HVIPI_SEND, banks, cpu, j, i));
+		  @ loop assigns cpu, page[3 .. 2 + nbanks];
+		  @ loop variant end - cpu;
+		  @*/
+		while (cpu < end) {
+			uint32_t vp;
+
+			/*@ assert cpu / 64 == \at(cpu, LoopEntry) / 64; */
+			if (((word >> (cpu % 64u)) & 1u) != 0 && cpu != skip) {
+				/*@ assert is_target: target{Pre}(HVIPI_SEND, cpu); */
+				vp = vp_index[cpu];
+				/*@ assert vp == u32_at{Pre}(vp_index, cpu); */
+				if (vp < HVIPI_VP_LIMIT) {
+					uint32_t j = rank[vp / 64u];
+					uint64_t old = page[HVIPI_EX_HDR_WORDS + j];
+
+					/*@ assert j == bits_below(banks, vp / 64) && j < nbanks; */
+					/*@ assert step_in: \forall integer jj, ii;
+					  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 1, jj, ii) <==>
+					  @   (bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii) ||
+					  @    (jj == j && ii == vp % 64)); */
+					page[HVIPI_EX_HDR_WORDS + j] = old | (1ull << (vp % 64u));
+					/*@ assert set_bit: \forall integer i; 0 <= i < 64 ==>
+					  @   (bit64(page[3 + j], i) <==>
+					  @    (bit64(old, i) || i == vp % 64)); */
+					/*@ assert others: \forall integer k;
+					  @   0 <= k < nbanks && k != j ==>
+					  @   page[3 + k] == \at(page[3 + k], LoopCurrent); */
+				} else {
+					/*@ assert step_big: \forall integer jj, ii;
+					  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 1, jj, ii) <==>
+					  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii); */
+				}
 			} else {
-				/*@ assert step_big: \forall integer jj, ii;
+				/*@ assert not_target: !target{Pre}(HVIPI_SEND, cpu); */
+				/*@ assert step_none: \forall integer jj, ii;
 				  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 1, jj, ii) <==>
 				  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii); */
 			}
-		} else {
-			/*@ assert not_target: !target{Pre}(HVIPI_SEND, cpu); */
-			/*@ assert step_none: \forall integer jj, ii;
-			  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 1, jj, ii) <==>
-			  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii); */
+			cpu++;
 		}
-		cpu++;
 	}
 	page[0] = vector;
 	page[1] = HVIPI_FORMAT_SPARSE;
@@ -406,6 +538,7 @@ static void hvipi_encode_all(struct hvipi_plan *plan, uint64_t *page,
   @   (bit64(banks, k) <==> bank_used(HVIPI_SEND, k));
   @ requires all_known: \forall integer c; target(HVIPI_SEND, c) ==>
   @   vp_index[c] < 4096;
+  @ requires ident: vp_ident <= nr_cpu_ids && vp_identity(vp_index, vp_ident);
   @ assigns *plan, page[0 .. page_size / 8 - 1];
   @ ensures bank_set: plan->valid_bank_mask == banks;
   @ ensures bank_count: plan->banks == popcount64(plan->valid_bank_mask);
@@ -444,7 +577,8 @@ static void hvipi_encode_sparse(struct hvipi_plan *plan, uint64_t *page,
 				uint32_t page_size, uint32_t vector,
 				uint64_t banks, const unsigned long *mask,
 				uint32_t nr_cpu_ids, const uint32_t *vp_index,
-				uint32_t self, bool exclude_self)
+				uint32_t vp_ident, uint32_t self,
+				bool exclude_self)
 {
 	uint8_t rank[64];
 	uint32_t nbanks = hvipi_rank(banks, rank);
@@ -472,7 +606,7 @@ static void hvipi_encode_sparse(struct hvipi_plan *plan, uint64_t *page,
 	}
 	/*@ assert room: 3 + nbanks <= page_size / 8; */
 	hvipi_fill_banks(page, nbanks, vector, banks, rank, mask, nr_cpu_ids,
-			 vp_index, self, exclude_self);
+			 vp_index, vp_ident, self, exclude_self);
 	/*@ ghost Filled: ; */
 	/*@ assert untouched: \forall integer i; 3 + nbanks <= i < page_size / 8 ==>
 	  @   page[i] == \at(page[i], Pre); */
@@ -521,12 +655,12 @@ static void hvipi_encode_sparse(struct hvipi_plan *plan, uint64_t *page,
 
 void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		     const unsigned long *present, uint32_t nr_cpu_ids,
-		     const uint32_t *vp_index, uint32_t self, bool exclude_self,
-		     uint32_t vector, uint32_t hints, uint64_t *page,
-		     uint32_t page_size)
+		     const uint32_t *vp_index, uint32_t vp_ident, uint32_t self,
+		     bool exclude_self, uint32_t vector, uint32_t hints,
+		     uint64_t *page, uint32_t page_size)
 {
-	struct hvipi_scan s = hvipi_scan(mask, nr_cpu_ids, vp_index, self,
-					 exclude_self);
+	struct hvipi_scan s = hvipi_scan(mask, nr_cpu_ids, vp_index, vp_ident,
+					 self, exclude_self);
 
 	if (!s.any) {
 		hvipi_plan_clear(plan);
@@ -565,7 +699,7 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		return;
 	}
 	hvipi_encode_sparse(plan, page, page_size, vector, s.banks, mask,
-			    nr_cpu_ids, vp_index, self, exclude_self);
+			    nr_cpu_ids, vp_index, vp_ident, self, exclude_self);
 }
 
 void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
@@ -647,4 +781,18 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 	/*@ assert one_bank: bit64(page[2], vp / 64) &&
 	  @   bits_below(page[2], vp / 64) == 0; */
 	/*@ assert one_vp: bit64(page[3], vp % 64); */
+}
+
+uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids)
+{
+	uint32_t cpu = 0;
+
+	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
+	  @ loop invariant ident: vp_identity(vp_index, cpu);
+	  @ loop assigns cpu;
+	  @ loop variant nr_cpu_ids - cpu;
+	  @*/
+	while (cpu < nr_cpu_ids && vp_index[cpu] == cpu)
+		cpu++;
+	return cpu;
 }

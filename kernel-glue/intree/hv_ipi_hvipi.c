@@ -65,6 +65,20 @@ static u64 hv_hvipi_issue(const struct hvipi_plan *plan, u64 *page, u32 hints)
 			       virt_to_phys(page));
 }
 
+/*
+ * CPUs below this are their own VPs (hvipi_plan_mask()'s vp_ident).  An
+ * hv_vp_index entry only changes from VP_INVAL to its CPU's VP, so a
+ * prefix once found stays valid; hv_hvipi_vp_index_changed() extends it.
+ */
+static u32 hv_hvipi_vp_ident;
+
+void hv_hvipi_vp_index_changed(void)
+{
+	if (hv_vp_index)
+		WRITE_ONCE(hv_hvipi_vp_ident,
+			   hvipi_vp_ident(hv_vp_index, nr_cpu_ids));
+}
+
 /* @mask NULL: the single CPU @cpu. */
 static bool hv_hvipi_send(const struct cpumask *mask, int cpu, int vector,
 			  bool exclude_self)
@@ -87,7 +101,8 @@ static bool hv_hvipi_send(const struct cpumask *mask, int cpu, int vector,
 	if (mask)
 		hvipi_plan_mask(&plan, cpumask_bits(mask),
 				cpumask_bits(cpu_present_mask), nr_cpu_ids,
-				hv_vp_index, smp_processor_id(), exclude_self,
+				hv_vp_index, READ_ONCE(hv_hvipi_vp_ident),
+				smp_processor_id(), exclude_self,
 				(u32)vector, hints, page,
 				page ? HV_HYP_PAGE_SIZE : 0);
 	else

@@ -15,5 +15,8 @@
 bool hv_hvipi_send_mask(const struct cpumask *mask, int vector,
 			bool exclude_self);
 bool hv_hvipi_send_one(int cpu, int vector);
+/* Call after an hv_vp_index entry is set (hv_cpu_init): recomputes the
+ * identity prefix the verified core packs a mask word at a time. */
+void hv_hvipi_vp_index_changed(void);
 
 #endif /* _HV_IPI_HVIPI_H */

@@ -9,6 +9,7 @@
  *   mask words   arbitrary  (Frama_C_make_unknown)
  *   present      NULL, a copy of the mask, or arbitrary words
  *   vp_index[c]  0 .. 4200 or 0xffffffff
+ *   vp_ident     0 or hvipi_vp_ident() of the table
  *   self         0 .. 140, exclude_self any, vector any uint32, hints 0 .. 7
  *   page         NULL or a 4096-byte page (uint64_t[512]) of arbitrary bytes
  *   page_size    0, 16, 24, 32 or 4096
@@ -52,6 +53,13 @@ static void eva_fill_vp(void)
 	for (c = 0; c < EVA_NCPU; c++)
 		eva_vp[c] = eva_bool() ? HVIPI_VP_INVAL :
 			Frama_C_unsigned_int_interval(0u, 4200u);
+}
+
+/* vp_ident: the longest identity prefix of the table (hvipi_vp_ident()),
+ * or none. */
+static uint32_t eva_pick_ident(uint32_t nr)
+{
+	return eva_bool() ? hvipi_vp_ident(eva_vp, nr) : 0u;
 }
 
 static void eva_fill_mask(void)
@@ -125,8 +133,9 @@ static void eva_drive_plan_mask(void)
 	page_size = eva_pick_page_size();
 	page = eva_pick_page();
 
-	hvipi_plan_mask(&eva_plan, eva_mask, present, nr, eva_vp, self,
-			exclude_self, vector, hints, page, page_size);
+	hvipi_plan_mask(&eva_plan, eva_mask, present, nr, eva_vp,
+			eva_pick_ident(nr), self, exclude_self, vector, hints,
+			page, page_size);
 	eva_check_plan(page_size);
 }
 
@@ -152,8 +161,9 @@ static void eva_drive_plan_mask_all(void)
 	page_size = eva_pick_page_size();
 	page = eva_pick_page();
 
-	hvipi_plan_mask(&eva_plan, eva_mask, eva_present, nr, eva_vp, self,
-			false, vector, hints, page, page_size);
+	hvipi_plan_mask(&eva_plan, eva_mask, eva_present, nr, eva_vp,
+			eva_pick_ident(nr), self, false, vector, hints, page,
+			page_size);
 	eva_check_plan(page_size);
 }
 

@@ -22,6 +22,7 @@ unsigned int ck_max_reports = 10;
 static unsigned int ck_reports;
 
 static uint64_t hv_page[(CK_PAGE_MAX + CK_GUARD) / 8];
+static uint64_t hv_page2[(CK_PAGE_MAX + CK_GUARD) / 8];
 static uint64_t lr_page[(CK_PAGE_MAX + CK_GUARD) / 8];
 static struct or_sets ck_sets;
 
@@ -265,7 +266,7 @@ bool ck_run(const struct ck_case *c, const struct or_sets *s,
 	struct hvipi_plan p;
 	struct or_expect e;
 	struct rx_result r;
-	uint32_t checklen = ck_check_len(c);
+	uint32_t checklen = ck_check_len(c), ident;
 	bool ok;
 
 	if (!s) {
@@ -277,10 +278,37 @@ bool ck_run(const struct ck_case *c, const struct or_sets *s,
 	if (checklen)
 		memset(hv_page, CK_FILL, checklen);
 	memset(&p, 0x5a, sizeof(p));
-	hvipi_plan_mask(&p, c->mask, c->present, c->nr, c->vp, c->self,
+	ident = hvipi_vp_ident(c->vp, c->nr);
+	hvipi_plan_mask(&p, c->mask, c->present, c->nr, c->vp, ident, c->self,
 			c->excl, c->vector, c->hints,
 			c->have_page ? hv_page : NULL, c->page_size);
 	st->cases++;
+	/*
+	 * The identity prefix changes only the speed: with no prefix and with
+	 * a shorter one (not a multiple of 64), the same plan and page bytes.
+	 */
+	if (ident >= 64u) {
+		uint32_t shorter[2] = { 0, ident / 2u + 1u }, k;
+
+		for (k = 0; k < 2; k++) {
+			struct hvipi_plan q;
+
+			if (checklen)
+				memset(hv_page2, CK_FILL, checklen);
+			memset(&q, 0x5a, sizeof(q));
+			hvipi_plan_mask(&q, c->mask, c->present, c->nr, c->vp,
+					shorter[k], c->self, c->excl, c->vector,
+					c->hints, c->have_page ? hv_page2 : NULL,
+					c->page_size);
+			st->ident_cases++;
+			if (memcmp(&p, &q, sizeof(p)) ||
+			    (checklen && memcmp(hv_page, hv_page2, checklen))) {
+				ck_report(c, "the plan depends on vp_ident", &p, NULL);
+				st->failures++;
+				return false;
+			}
+		}
+	}
 	if (p.kind < 5)
 		st->kind[p.kind]++;
 	if (p.reason < 7)

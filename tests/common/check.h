@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * check: run one case through hvipi_plan_mask(), compare with the oracle,
- * decode with the receiver model (KVM and Xen rules), check the page guard
- * bytes, and optionally compare with the Linux reference.
+ * check: run one case through hvipi_plan_mask() with vp_ident =
+ * hvipi_vp_ident() (when that is >= 64, also with 0 and with a shorter
+ * prefix, which must give the same plan and page bytes), compare with the
+ * oracle, decode with the receiver model (KVM and Xen rules), check the
+ * page guard bytes, and optionally compare with the Linux reference.
  */
 #ifndef CHECK_H
 #define CHECK_H
@@ -33,6 +35,7 @@ struct ck_case {
 struct ck_stats {
 	uint64_t cases;
 	uint64_t failures;	/* failed cases */
+	uint64_t ident_cases;	/* re-planned with a shorter vp_ident */
 	uint64_t kind[5];	/* hvipi plan kinds */
 	uint64_t reason[7];	/* hvipi fallback reasons */
 	/* Linux reference comparison */

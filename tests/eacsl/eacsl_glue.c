@@ -38,7 +38,8 @@ void __gen_e_acsl_hvipi_plan_mask(struct hvipi_plan *plan,
 				  const unsigned long *mask,
 				  const unsigned long *present,
 				  uint32_t nr_cpu_ids, const uint32_t *vp_index,
-				  uint32_t self, bool exclude_self,
+				  uint32_t vp_ident, uint32_t self,
+				  bool exclude_self,
 				  uint32_t vector, uint32_t hints,
 				  uint64_t *page, uint32_t page_size);
 void __gen_e_acsl_hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu,
@@ -52,8 +53,9 @@ bool __gen_e_acsl_hvipi_status_ok(uint64_t status);
 /* The prototypes that --wrap asks for. */
 void __wrap_hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 			    const unsigned long *present, uint32_t nr_cpu_ids,
-			    const uint32_t *vp_index, uint32_t self,
-			    bool exclude_self, uint32_t vector, uint32_t hints,
+			    const uint32_t *vp_index, uint32_t vp_ident,
+			    uint32_t self, bool exclude_self, uint32_t vector,
+			    uint32_t hints,
 			    uint64_t *page, uint32_t page_size);
 void __wrap_hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu,
 			   uint32_t nr_cpu_ids, const uint32_t *vp_index,
@@ -101,8 +103,9 @@ static void glue_unchanged(const void *copy, const void *orig, size_t n,
 
 void __wrap_hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 			    const unsigned long *present, uint32_t nr_cpu_ids,
-			    const uint32_t *vp_index, uint32_t self,
-			    bool exclude_self, uint32_t vector, uint32_t hints,
+			    const uint32_t *vp_index, uint32_t vp_ident,
+			    uint32_t self, bool exclude_self, uint32_t vector,
+			    uint32_t hints,
 			    uint64_t *page, uint32_t page_size)
 {
 	size_t mbytes = HVIPI_MASK_WORDS(nr_cpu_ids) * sizeof(*mask);
@@ -114,7 +117,7 @@ void __wrap_hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 	uint32_t *t = glue_dup(vp_index, tbytes);
 	uint64_t *pg = page ? glue_dup(page, pbytes) : NULL;
 
-	__gen_e_acsl_hvipi_plan_mask(p, m, pr, nr_cpu_ids, t, self,
+	__gen_e_acsl_hvipi_plan_mask(p, m, pr, nr_cpu_ids, t, vp_ident, self,
 				     exclude_self, vector, hints, pg,
 				     page_size);
 	glue_unchanged(m, mask, mbytes, "mask");

@@ -331,6 +331,8 @@ int main(int argc, char **argv)
 	ck_print_linux("random", &st);
 	printf("random: one-CPU sends %" PRIu64 ", both sending (same VP) %" PRIu64 "\n",
 	       one_cases, one_both);
+	printf("random: mask sends re-planned with a shorter vp_ident (same plan required) %" PRIu64 "\n",
+	       st.ident_cases);
 	printf("random: hvipi_control/hvipi_status_ok cases %" PRIu64 ", failures %" PRIu64 "\n",
 	       small_cases, small_failures);
 	st.cases += small_cases;

@@ -63,7 +63,8 @@ static void run(uint32_t nr, uint32_t self, bool excl, uint32_t vector,
 		uint32_t hints, bool with_present, uint32_t size)
 {
 	hvipi_plan_mask(&plan, mask, with_present ? present : NULL, nr, vp_tab,
-			self, excl, vector, hints, size ? pagebuf : NULL, size);
+			hvipi_vp_ident(vp_tab, nr), self, excl, vector, hints,
+			size ? pagebuf : NULL, size);
 }
 
 static void assert_fb(uint32_t reason)
@@ -522,8 +523,8 @@ static uint32_t bug4_vp[BUG4_NR];
 static void *bug4_thread(void *arg)
 {
 	if (arg)
-		hvipi_plan_mask(&plan, bug4_mask, NULL, BUG4_NR, bug4_vp, 0,
-				true, 0x40, ALLHINTS, pagebuf, 4096);
+		hvipi_plan_mask(&plan, bug4_mask, NULL, BUG4_NR, bug4_vp,
+				4096, 0, true, 0x40, ALLHINTS, pagebuf, 4096);
 	return NULL;
 }
 
@@ -678,11 +679,11 @@ static void test_bug8_no_read_beyond_nr_cpu_ids(void **state)
 		memset(m, 0xff, words * sizeof(*m));	/* garbage beyond nr */
 		memset(p, 0xff, words * sizeof(*p));
 		reset();
-		hvipi_plan_mask(&plan, m, p, nr, vp, nr, false, 0x40,
-				ALLHINTS, pagebuf, 4096);
+		hvipi_plan_mask(&plan, m, p, nr, vp, hvipi_vp_ident(vp, nr), nr,
+				false, 0x40, ALLHINTS, pagebuf, 4096);
 		assert_int_not_equal(plan.kind, HVIPI_PLAN_FALLBACK);
-		hvipi_plan_mask(&plan, m, p, nr, vp, nr + 5, true, 0x40,
-				ALLHINTS, pagebuf, 4096);
+		hvipi_plan_mask(&plan, m, p, nr, vp, hvipi_vp_ident(vp, nr),
+				nr + 5, true, 0x40, ALLHINTS, pagebuf, 4096);
 		assert_int_not_equal(plan.kind, HVIPI_PLAN_FALLBACK);
 		hvipi_plan_one(&plan, nr, nr, vp, 0x40, ALLHINTS, pagebuf, 4096);
 		assert_int_equal(plan.kind, HVIPI_PLAN_NONE);
@@ -693,7 +694,7 @@ static void test_bug8_no_read_beyond_nr_cpu_ids(void **state)
 		free(vp);
 	}
 	/* nr_cpu_ids 0: no CPU at all, nothing read */
-	hvipi_plan_mask(&plan, NULL, NULL, 0, NULL, 0, false, 0x40, ALLHINTS,
+	hvipi_plan_mask(&plan, NULL, NULL, 0, NULL, 0, 0, false, 0x40, ALLHINTS,
 			pagebuf, 4096);
 	assert_int_equal(plan.kind, HVIPI_PLAN_NONE);
 }
@@ -763,6 +764,140 @@ static void test_plan_one_matches_mask(void **state)
 			}
 }
 
+/*
+ * ---- word paths ----
+ * A mask word of 64 CPUs that are their own VPs (all below nr_cpu_ids and
+ * 4096, no excluded self among them) is taken whole; every other word CPU
+ * by CPU.  The expected plans are written out here, bank word by bank word.
+ */
+#define WNR	4160u
+static uint32_t wtab[WNR];
+static unsigned long wmask[WNR / 64];
+
+/*
+ * With the longest identity prefix, then with none: the same plan and the
+ * same page bytes (what the first run left is kept for the test to check).
+ */
+static void wrun(uint32_t nr, uint32_t self, bool excl)
+{
+	static uint64_t first[(4096 + GUARD) / 8];
+	struct hvipi_plan a;
+	uint32_t ident = hvipi_vp_ident(wtab, nr);
+
+	hvipi_plan_mask(&plan, wmask, NULL, nr, wtab, ident, self, excl, 0x40,
+			ALLHINTS, pagebuf, 4096);
+	a = plan;
+	memcpy(first, pagebuf, sizeof(first));
+	memset(pagebuf, FILL, sizeof(pagebuf));
+	hvipi_plan_mask(&plan, wmask, NULL, nr, wtab, 0, self, excl, 0x40,
+			ALLHINTS, pagebuf, 4096);
+	assert_memory_equal(&a, &plan, sizeof(a));
+	assert_memory_equal(first, pagebuf, sizeof(first));
+}
+
+static void wreset(uint32_t nr_set)
+{
+	uint32_t c;
+
+	reset();
+	memset(wmask, 0, sizeof(wmask));
+	for (c = 0; c < WNR; c++)
+		wtab[c] = c;
+	for (c = 0; c < nr_set; c++)
+		setb(wmask, c);
+}
+
+static void assert_sparse(uint64_t banks, uint32_t n, const uint64_t *words)
+{
+	uint32_t i;
+
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_SPARSE);
+	assert_true(plan.valid_bank_mask == banks);
+	assert_int_equal(plan.banks, n);
+	assert_int_equal(plan.bytes, 24 + 8 * n);
+	assert_true(pagebuf[0] == 0x40 && pagebuf[1] == 0 && pagebuf[2] == banks);
+	for (i = 0; i < n; i++)
+		assert_true(pagebuf[3 + i] == words[i]);
+	assert_true(untouched_from(24 + 8 * n));
+}
+
+static void test_word_paths(void **state)
+{
+	const uint64_t all = ~0ull;
+	uint64_t w[4];
+
+	(void)state;
+	/* 64 identity CPUs: the fast call, r8 = the mask word. */
+	wreset(64);
+	wrun(64, 0, false);
+	assert_int_equal(plan.kind, HVIPI_PLAN_FAST);
+	assert_true(plan.r8 == all);
+
+	/* 256 identity CPUs: four full bank words. */
+	wreset(256);
+	wrun(256, 0, false);
+	w[0] = w[1] = w[2] = w[3] = all;
+	assert_sparse(0xf, 4, w);
+
+	/* All but self 70: self's word goes CPU by CPU, without VP 70. */
+	wreset(256);
+	wrun(256, 70, true);
+	w[1] = all & ~(1ull << 6);
+	assert_sparse(0xf, 4, w);
+
+	/* Self 70 kept: nothing is left out. */
+	wreset(256);
+	wrun(256, 70, false);
+	w[1] = all;
+	assert_sparse(0xf, 4, w);
+
+	/* CPU 130 has VP 200: word 2 is not taken whole; VP 130 is nobody's. */
+	wreset(256);
+	wtab[130] = 200;
+	wrun(256, 0, false);
+	w[2] = all & ~(1ull << 2);
+	assert_sparse(0xf, 4, w);
+
+	/* CPU 130 has VP 5000: the table entry is read, and the send falls back. */
+	wreset(256);
+	wtab[130] = 5000;
+	wrun(256, 0, false);
+	assert_fb(HVIPI_FB_VP_TOO_BIG);
+
+	/* A partial last word (nr 200) with bits set beyond nr_cpu_ids. */
+	wreset(256);
+	wrun(200, 0, false);
+	w[2] = all;
+	w[3] = 0xff;
+	assert_sparse(0xf, 4, w);
+
+	/* Sparse words: bank 1 and bank 3 only, each taken whole. */
+	wreset(0);
+	wmask[1] = 0x8000000000000001ull;
+	wmask[3] = 0x10;
+	wrun(256, 0, false);
+	w[0] = 0x8000000000000001ull;
+	w[1] = 0x10;
+	assert_sparse(0xa, 2, w);
+
+	/* CPUs 4096.. are their own VPs too, but no sparse set holds them. */
+	wreset(WNR);
+	wrun(WNR, 0, false);
+	assert_fb(HVIPI_FB_VP_TOO_BIG);
+	/* ... unless they are not targets. */
+	wmask[WNR / 64 - 1] = 0;
+	wrun(WNR, 0, false);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_SPARSE);
+	assert_true(plan.valid_bank_mask == all && plan.banks == 64);
+	assert_true(pagebuf[3] == all && pagebuf[3 + 63] == all);
+
+	/* An unknown VP in an otherwise identity word. */
+	wreset(256);
+	wtab[255] = INVAL;
+	wrun(256, 0, false);
+	assert_fb(HVIPI_FB_VP_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -791,6 +926,7 @@ int main(void)
 		cmocka_unit_test(test_bug9_xmm_hint_changes_nothing),
 		cmocka_unit_test(test_page_guard_all_kinds),
 		cmocka_unit_test(test_plan_one_matches_mask),
+		cmocka_unit_test(test_word_paths),
 	};
 	int total = (int)(sizeof(tests) / sizeof(tests[0]));
 	int failed = cmocka_run_group_tests_name("hvipi unit", tests, NULL, NULL);
