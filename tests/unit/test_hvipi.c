@@ -776,7 +776,8 @@ static unsigned long wmask[WNR / 64];
 
 /*
  * With the longest identity prefix, then with none: the same plan and the
- * same page bytes (what the first run left is kept for the test to check).
+ * same page bytes.  The test then checks what the second run left, which
+ * is thus also what the first one wrote.
  */
 static void wrun(uint32_t nr, uint32_t self, bool excl)
 {
