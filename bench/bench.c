@@ -55,6 +55,7 @@ struct b_workload {
 	bool excl;
 	bool present;		/* pass present = the target mask */
 	bool big_broadcast;	/* in the "<= 0.25" target group */
+	bool xmm;		/* the XMM-input hint is set (both sides) */
 };
 
 /*
@@ -62,19 +63,24 @@ struct b_workload {
  * one-remote-mask, whose target (CPU 1) is not self.
  */
 static const struct b_workload workloads[] = {
-	{ "one-vp-lt64", true, 4096, MAP_IDENTITY, SET_ONE, 5, 0, 0, false, false, false },
-	{ "one-vp-ge64", true, 4096, MAP_IDENTITY, SET_ONE, 100, 0, 0, false, false, false },
-	{ "one-remote-mask", false, 4096, MAP_IDENTITY, SET_ONE, 1, 0, 0, false, false, false },
-	{ "broadcast-16-identity", false, 16, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, false },
-	{ "broadcast-64-identity", false, 64, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, false },
-	{ "broadcast-256-identity", false, 256, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, false },
-	{ "broadcast-1024-identity", false, 1024, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, true },
-	{ "broadcast-4096-identity", false, 4096, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, true },
-	{ "allbutself-4096-identity", false, 4096, MAP_IDENTITY, SET_ALL, 0, 0, 0, true, false, false },
-	{ "random10pct-4096-identity", false, 4096, MAP_IDENTITY, SET_RANDOM10, 0, 0, 0, false, false, false },
-	{ "broadcast-1024-permuted", false, 1024, MAP_PERMUTED, SET_ALL, 0, 0, 0, false, false, false },
-	{ "vps-0-4000", false, 4096, MAP_IDENTITY, SET_TWO, 0, 4000, 0, false, false, false },
-	{ "broadcast-4096-all", false, 4096, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, true, false },
+	{ "one-vp-lt64", true, 4096, MAP_IDENTITY, SET_ONE, 5, 0, 0, false, false, false, false },
+	{ "one-vp-ge64", true, 4096, MAP_IDENTITY, SET_ONE, 100, 0, 0, false, false, false, false },
+	{ "one-remote-mask", false, 4096, MAP_IDENTITY, SET_ONE, 1, 0, 0, false, false, false, false },
+	{ "broadcast-16-identity", false, 16, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, false, false },
+	{ "broadcast-64-identity", false, 64, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, false, false },
+	{ "broadcast-256-identity", false, 256, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, false, false },
+	{ "broadcast-1024-identity", false, 1024, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, true, false },
+	{ "broadcast-4096-identity", false, 4096, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, true, false },
+	{ "allbutself-4096-identity", false, 4096, MAP_IDENTITY, SET_ALL, 0, 0, 0, true, false, false, false },
+	{ "random10pct-4096-identity", false, 4096, MAP_IDENTITY, SET_RANDOM10, 0, 0, 0, false, false, false, false },
+	{ "broadcast-1024-permuted", false, 1024, MAP_PERMUTED, SET_ALL, 0, 0, 0, false, false, false, false },
+	{ "vps-0-4000", false, 4096, MAP_IDENTITY, SET_TWO, 0, 4000, 0, false, false, false, false },
+	{ "broadcast-4096-all", false, 4096, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, true, false, false },
+	/* XMM input available: up to 11 banks go in registers, no page */
+	{ "one-vp-ge64-xmm", true, 4096, MAP_IDENTITY, SET_ONE, 100, 0, 0, false, false, false, true },
+	{ "broadcast-256-identity-xmm", false, 256, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, false, true },
+	{ "broadcast-1024-identity-xmm", false, 1024, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, true, true },
+	{ "vps-0-4000-xmm", false, 4096, MAP_IDENTITY, SET_TWO, 0, 4000, 0, false, false, false, true },
 };
 #define B_NR_WORKLOADS	(sizeof(workloads) / sizeof(workloads[0]))
 
@@ -166,27 +172,34 @@ static void b_setup(const struct b_workload *w)
 	b_ident = hvipi_vp_ident(b_vp, w->nr);
 }
 
+/* The hints of @w: the XMM one is read by hvipi; Linux's IPI path has no
+ * XMM form and ignores it. */
+static uint32_t b_hints(const struct b_workload *w)
+{
+	return B_HINTS | (w->xmm ? HVIPI_HINT_XMM_INPUT : 0u);
+}
+
 /* The measured calls: callgrind counts only inside the entry points. */
 static void b_call_hvipi(const struct b_workload *w, struct hvipi_plan *p)
 {
 	if (w->one)
-		hvipi_plan_one(p, w->cpu, w->nr, b_vp, B_VECTOR, B_HINTS,
+		hvipi_plan_one(p, w->cpu, w->nr, b_vp, B_VECTOR, b_hints(w),
 			       hv_page, B_PAGE_SIZE);
 	else
 		hvipi_plan_mask(p, b_mask, w->present ? b_present : NULL,
 				w->nr, b_vp, b_ident, w->self, w->excl, B_VECTOR,
-				B_HINTS, hv_page, B_PAGE_SIZE);
+				b_hints(w), hv_page, B_PAGE_SIZE);
 }
 
 static void b_call_ref(const struct b_workload *w, struct lr_out *o)
 {
 	if (w->one)
 		linux_ref_one(o, w->cpu, w->present ? b_present : NULL, w->nr,
-			      b_vp, B_VECTOR, B_HINTS, lr_page, B_PAGE_SIZE);
+			      b_vp, B_VECTOR, b_hints(w), lr_page, B_PAGE_SIZE);
 	else
 		linux_ref_mask(o, b_mask, w->present ? b_present : NULL,
 			       w->nr, b_vp, w->self, w->excl, B_VECTOR,
-			       B_HINTS, lr_page, B_PAGE_SIZE);
+			       b_hints(w), lr_page, B_PAGE_SIZE);
 }
 
 static char b_label[128];
@@ -235,32 +248,53 @@ static void b_measure_ref(const struct b_workload *w, unsigned int reps,
 static const char *b_call_name(uint32_t kind)
 {
 	/* HVIPI_PLAN_* and LR_* share their numbering */
-	static const char *const names[5] = {
-		"none", "fast", "ex-sparse", "ex-all", "apic-fallback"
+	static const char *const names[6] = {
+		"none", "fast", "ex-sparse", "ex-all", "apic-fallback", "ex-xmm"
 	};
 
-	return kind < 5 ? names[kind] : "?";
+	return kind < 6 ? names[kind] : "?";
 }
 
-static uint32_t b_input_bytes(uint32_t kind, uint32_t page_bytes)
+/* Page bytes for a memory call; rdx, r8 and the xmm bytes read for XMM. */
+static uint32_t b_input_bytes(uint32_t kind, uint32_t page_bytes,
+			      uint32_t banks)
 {
 	if (kind == 1)
 		return B_FAST_BYTES;
 	if (kind == 2 || kind == 3)
 		return page_bytes;
+	if (kind == HVIPI_PLAN_EX_XMM)
+		return HVIPI_EX_HDR_BYTES + 8u * banks;
 	return 0;
 }
 
 /* What a hypervisor does with one side's call (KVM rules, then Xen's). */
 static bool b_decode(const char *side, const struct b_workload *w,
 		     uint32_t kind, uint64_t control, uint64_t rdx, uint64_t r8,
-		     const uint64_t *page, uint32_t bytes,
-		     struct rx_result *res)
+		     const uint64_t *page, uint32_t bytes, const uint64_t *xmm_in,
+		     uint32_t banks, struct rx_result *res)
 {
 	struct rx_call call;
 	struct rx_result xen;
 	int x;
 
+	if (kind == HVIPI_PLAN_EX_XMM) {
+		/* KVM only: Xen has no fast Ex (and advertises no XMM input). */
+		memset(&call, 0, sizeof(call));
+		call.control = control;
+		call.rdx = rdx;
+		call.r8 = r8;
+		call.has_xmm = true;
+		memcpy(call.xmm, xmm_in, sizeof(call.xmm));
+		if (rx_decode(&call, res) != RX_ST_SUCCESS || !res->delivered ||
+		    res->vector != B_VECTOR ||
+		    res->bytes_read != b_input_bytes(kind, bytes, banks)) {
+			fprintf(stderr, "bench: %s: %s: KVM receiver rejects the XMM call: %s\n",
+				w->name, side, res->why);
+			return false;
+		}
+		return true;
+	}
 	if (kind != 1 && kind != 2 && kind != 3) {
 		fprintf(stderr, "bench: %s: %s sent nothing (%s)\n", w->name,
 			side, b_call_name(kind));
@@ -282,10 +316,10 @@ static bool b_decode(const char *side, const struct b_workload *w,
 				w->name, side, x ? "Xen" : "KVM", r->why);
 			return false;
 		}
-		if (r->bytes_read != b_input_bytes(kind, bytes)) {
+		if (r->bytes_read != b_input_bytes(kind, bytes, banks)) {
 			fprintf(stderr, "bench: %s: %s: receiver read %zu input bytes, counted %u\n",
 				w->name, side, r->bytes_read,
-				b_input_bytes(kind, bytes));
+				b_input_bytes(kind, bytes, banks));
 			return false;
 		}
 	}
@@ -321,9 +355,9 @@ static bool b_check(const struct b_workload *w, const struct hvipi_plan *p,
 	}
 	*nvps = n;
 	if (!b_decode("hvipi", w, p->kind, p->control, p->rdx, p->r8, hv_page,
-		      p->bytes, &hr) ||
+		      p->bytes, &p->input[2], p->banks, &hr) ||
 	    !b_decode("ref", w, o->kind, o->control, o->rdx, o->r8, lr_page,
-		      o->bytes, &lr))
+		      o->bytes, NULL, 0, &lr))
 		return false;
 	if (w->present) {
 		if (!hr.all || !lr.all) {
@@ -422,9 +456,9 @@ int main(int argc, char **argv)
 		if (meta)
 			fprintf(meta, "%s\t%s\t%u\t%s\t%u\t%u\t%d\n", w->name,
 				b_call_name(p.kind),
-				b_input_bytes(p.kind, p.bytes),
+				b_input_bytes(p.kind, p.bytes, p.banks),
 				b_call_name(o.kind),
-				b_input_bytes(o.kind, o.bytes), nvps,
+				b_input_bytes(o.kind, o.bytes, 0), nvps,
 				w->big_broadcast);
 	}
 	if (meta && fclose(meta)) {

@@ -45,45 +45,42 @@ static __always_inline u64 *hvipi_fetch_page(const struct hvipi_ctx *ctx)
 }
 
 /*
- * XMM-fast Ex: only with the hint, when allowed, when the input fits in
- * rdx, r8 and xmm0..xmm5, and when this context may use the FPU.  Never
- * from NMI context (irq_fpu_usable() warns there).
+ * The hints for this send.  The core plans XMM-fast Ex (HVIPI_PLAN_EX_XMM,
+ * at most 11 banks, the input in plan.input[]) only when it is handed
+ * HVIPI_HINT_XMM_INPUT; the glue keeps that hint only when XMM-fast is
+ * allowed (the xmm parameter), advertised, and this context may use the
+ * FPU.  Never from NMI context (irq_fpu_usable() warns there).
  */
-static bool hvipi_xmm_usable(const struct hvipi_ctx *ctx,
-			     const struct hvipi_plan *plan)
+static u32 hvipi_send_hints(const struct hvipi_ctx *ctx)
 {
-	if (!ctx->xmm || !(ctx->hints & HVIPI_HINT_XMM_INPUT))
-		return false;
-	if (plan->bytes > HVIPI_XMM_MAX_BYTES)
-		return false;
-	if (in_nmi())
-		return false;
-	return may_use_simd();
+	u32 hints = ctx->hints;
+
+	if (!(hints & HVIPI_HINT_XMM_INPUT))
+		return hints;
+	if (!ctx->xmm || in_nmi() || !may_use_simd())
+		hints &= ~HVIPI_HINT_XMM_INPUT;
+	return hints;
 }
 
 /* Issue the hypercall the plan asks for; interrupts are disabled. */
 static u64 hvipi_issue(const struct hvipi_ctx *ctx,
 		       const struct hvipi_plan *plan, u64 *page)
 {
-	u64 control;
 	u64 status;
 
 	switch (plan->kind) {
 	case HVIPI_PLAN_FAST:
 		return hvipi_hcall_fast(ctx->hcall_pg, plan->control,
 					plan->rdx, plan->r8);
+	case HVIPI_PLAN_EX_XMM:
+		/* control, rdx, r8 and xmm0..xmm5 all come from the plan */
+		kernel_fpu_begin();
+		status = hvipi_hcall_xmm(ctx->hcall_pg, plan->control,
+					 plan->rdx, plan->r8, &plan->input[2]);
+		kernel_fpu_end();
+		return status;
 	case HVIPI_PLAN_EX_SPARSE:
 	case HVIPI_PLAN_EX_ALL:
-		if (hvipi_xmm_usable(ctx, plan)) {
-			control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, true,
-						plan->kind == HVIPI_PLAN_EX_SPARSE ?
-						plan->banks : 0);
-			kernel_fpu_begin();
-			status = hvipi_hcall_xmm(ctx->hcall_pg, control,
-						 page[0], page[1], page + 2);
-			kernel_fpu_end();
-			return status;
-		}
 		return hvipi_hcall_mem(ctx->hcall_pg, plan->control,
 				       virt_to_phys(page));
 	default:
@@ -104,6 +101,7 @@ static bool hvipi_try(const struct hvipi_ctx *ctx, const struct cpumask *mask,
 	unsigned long flags;
 	u64 status = 0;
 	u64 *page = NULL;
+	u32 hints;
 	int self;
 	bool sent;
 
@@ -115,6 +113,7 @@ static bool hvipi_try(const struct hvipi_ctx *ctx, const struct cpumask *mask,
 
 	local_irq_save(flags);
 	self = smp_processor_id();
+	hints = hvipi_send_hints(ctx);
 	if (hvipi_vector_ok(vector))
 		page = hvipi_fetch_page(ctx);
 	if (mask)
@@ -122,12 +121,12 @@ static bool hvipi_try(const struct hvipi_ctx *ctx, const struct cpumask *mask,
 				ctx->present ? cpumask_bits(ctx->present) : NULL,
 				nr_cpu_ids, ctx->vp_index,
 				READ_ONCE(ctx->vp_ident), self, exclude_self,
-				(u32)vector, ctx->hints, page,
+				(u32)vector, hints, page,
 				page ? ctx->page_size : 0);
 	else
 		hvipi_plan_one(&plan, cpu < 0 ? (u32)self : (u32)cpu,
 			       nr_cpu_ids, ctx->vp_index, (u32)vector,
-			       ctx->hints, page, page ? ctx->page_size : 0);
+			       hints, page, page ? ctx->page_size : 0);
 	if (plan.kind != HVIPI_PLAN_NONE && plan.kind != HVIPI_PLAN_FALLBACK)
 		status = hvipi_issue(ctx, &plan, page);
 	local_irq_restore(flags);

@@ -443,6 +443,13 @@ static void hvipi_model(const struct hvipi_case *c, bool present_ok,
 		return;
 	}
 	e->banks = (u32)hweight64(banks);
+	/* XMM-fast when allowed and advertised (this runs in process
+	 * context, where the FPU may be used) and the banks fit */
+	if (c->xmm && (c->hints & HVIPI_HINT_XMM_INPUT) && e->banks <= 11u) {
+		e->kind = HVIPI_PLAN_EX_XMM;
+		e->reason = HVIPI_FB_NONE;
+		return;
+	}
 	if (c->no_page) {
 		e->reason = HVIPI_FB_NO_PAGE;
 		return;
@@ -549,7 +556,7 @@ static u32 hvipi_run_case(const struct hvipi_case *c)
 	put_cpu();
 
 	hcall = e.kind == HVIPI_PLAN_FAST || e.kind == HVIPI_PLAN_EX_SPARSE ||
-		e.kind == HVIPI_PLAN_EX_ALL;
+		e.kind == HVIPI_PLAN_EX_ALL || e.kind == HVIPI_PLAN_EX_XMM;
 	want_orig = e.kind == HVIPI_PLAN_FALLBACK ||
 		    (hcall && !hvipi_status_ok(c->status));
 
@@ -563,7 +570,7 @@ static u32 hvipi_run_case(const struct hvipi_case *c)
 	CHECK(hvipi_seen.kind == e.kind && hvipi_seen.reason == e.reason,
 	      CASEF ": plan %u/%u, model %u/%u", CASEA, hvipi_seen.kind,
 	      hvipi_seen.reason, e.kind, e.reason);
-	if (e.kind == HVIPI_PLAN_EX_SPARSE)
+	if (e.kind == HVIPI_PLAN_EX_SPARSE || e.kind == HVIPI_PLAN_EX_XMM)
 		CHECK(hvipi_seen.banks == e.banks, CASEF ": banks %u, model %u",
 		      CASEA, hvipi_seen.banks, e.banks);
 	CHECK(hvipi_seen.vector == c->vector, CASEF ": traced vector %#x",
@@ -617,13 +624,15 @@ static u32 hvipi_run_case(const struct hvipi_case *c)
 		      CASEA, find_first_bit(st.rx.vps, RX_VP_BITS),
 		      find_first_bit(st.want_vps, RX_VP_BITS));
 	}
-	if (e.kind == HVIPI_PLAN_EX_SPARSE)
+	if (e.kind == HVIPI_PLAN_EX_SPARSE || e.kind == HVIPI_PLAN_EX_XMM)
 		CHECK(st.rx.banks == e.banks, CASEF ": receiver banks %u/%u",
 		      CASEA, st.rx.banks, e.banks);
 
-	/* XMM-fast exactly when allowed, advertised and small enough. */
-	want_xmm = e.kind != HVIPI_PLAN_FAST && c->xmm &&
-		   (c->hints & HVIPI_HINT_XMM_INPUT) && e.banks <= 11u;
+	/*
+	 * XMM-fast exactly when the model planned EX_XMM: allowed, advertised
+	 * and at most 11 banks; "all" always goes through the page.
+	 */
+	want_xmm = e.kind == HVIPI_PLAN_EX_XMM;
 	if (e.kind != HVIPI_PLAN_FAST)
 		CHECK(st.rx.fast == want_xmm, CASEF ": XMM-fast %d, want %d",
 		      CASEA, st.rx.fast, want_xmm);
@@ -862,6 +871,32 @@ static void test_fallback_no_page(void)
 	hvipi_run_case(&c);
 	CHECK(hvipi_seen.kind == HVIPI_PLAN_FAST, "self, VP<64: plan %u",
 	      hvipi_seen.kind);
+}
+
+/* An XMM-fast plan carries its input in registers: no page needed. */
+static void test_xmm_needs_no_page(void)
+{
+	struct hvipi_case c = {
+		.vp = st.table[T_HIGH], .vector = 0xf0, .cpu = -1,
+		.hints = H_ALL, .xmm = true, .no_page = true,
+		.mask = st.masks[0],
+	};
+
+	c.op = OP_SELF;
+	CHECK(hvipi_run_case(&c) == HVIPI_PLAN_EX_XMM &&
+	      hvipi_seen.kind == HVIPI_PLAN_EX_XMM && hvipi_seen.banks == 1,
+	      "self: plan %u banks %u", hvipi_seen.kind, hvipi_seen.banks);
+	c.op = OP_ONE;
+	c.cpu = 0;
+	CHECK(hvipi_run_case(&c) == HVIPI_PLAN_EX_XMM &&
+	      hvipi_seen.kind == HVIPI_PLAN_EX_XMM,
+	      "one: plan %u", hvipi_seen.kind);
+	if (num_online_cpus() > 1 && nr_cpu_ids <= 11u * 64u - 64u) {
+		c.op = OP_MASK_ABS;
+		CHECK(hvipi_run_case(&c) == HVIPI_PLAN_EX_XMM &&
+		      hvipi_seen.kind == HVIPI_PLAN_EX_XMM,
+		      "mask_allbutself: plan %u", hvipi_seen.kind);
+	}
 }
 
 static void test_fallback_no_hypercall_page(void)
@@ -1137,6 +1172,7 @@ static const struct hvipi_test hvipi_tests[] = {
 	{ "status_bits_above_15_are_success", test_status_high_bits_are_success },
 	{ "allbutself_of_only_self_is_noop", test_allbutself_only_self_is_noop },
 	{ "xmm_fast_only_up_to_11_banks", test_xmm_over_11_banks_uses_memory },
+	{ "xmm_fast_needs_no_page", test_xmm_needs_no_page },
 	{ "tracepoint_fields", test_tracepoint_fields },
 	{ "live_apic_switch_every_ipi_falls_back", test_live_switch },
 };
@@ -1261,10 +1297,10 @@ int hvipi_selftest(void)
 			pass++;
 		}
 	}
-	printk(KERN_INFO "# hvipi: plan kinds reached: none=%d fast=%d ex-sparse=%d ex-all=%d fallback=%d\n",
+	printk(KERN_INFO "# hvipi: plan kinds reached: none=%d fast=%d ex-sparse=%d ex-all=%d fallback=%d ex-xmm=%d\n",
 	       !!(hvipi_kinds_seen & BIT(0)), !!(hvipi_kinds_seen & BIT(1)),
 	       !!(hvipi_kinds_seen & BIT(2)), !!(hvipi_kinds_seen & BIT(3)),
-	       !!(hvipi_kinds_seen & BIT(4)));
+	       !!(hvipi_kinds_seen & BIT(4)), !!(hvipi_kinds_seen & BIT(5)));
 	if (skip)
 		printk(KERN_INFO "# hvipi: skip:%u\n", skip);
 	printk(KERN_INFO "# hvipi: pass:%u fail:%u\n", pass, fail);

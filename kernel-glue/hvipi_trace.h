@@ -52,7 +52,7 @@ TRACE_EVENT(hvipi_send,
 		  __print_symbolic(__entry->kind,
 				   { 0, "none" }, { 1, "fast" },
 				   { 2, "ex-sparse" }, { 3, "ex-all" },
-				   { 4, "fallback" }),
+				   { 4, "fallback" }, { 5, "ex-xmm" }),
 		  __entry->reason, __entry->banks,
 		  (unsigned long long)__entry->status)
 );

@@ -49,7 +49,8 @@ CLAIMS = [
             "Every target CPU is interrupted by the hypercall the plan "
             "describes: the VP of each target CPU (self left out when "
             "asked) is set in r8 of a FAST plan, is read back by the "
-            "receiver's decoding of an EX_SPARSE page (`sparse_reads`), and "
+            "receiver's decoding of an EX_SPARSE page or of the 14 "
+            "register words of an EX_XMM plan (`sparse_reads`), and "
             "an EX_ALL plan is chosen only when the target set is exactly "
             "the present set with self kept."),
         "not": (
@@ -65,7 +66,8 @@ CLAIMS = [
         "kind": "label",
         "statement": (
             "No VP is interrupted that is not the VP of a target CPU: "
-            "every VP that r8 or the sparse page designates is the VP of "
+            "every VP that r8, the sparse page or the XMM register words "
+            "designate is the VP of "
             "some target CPU."),
         "not": (
             "That the VP table is injective (two CPUs sharing a VP share "
@@ -78,7 +80,8 @@ CLAIMS = [
         "kind": "label",
         "statement": (
             "The encodings are bit-exact: bit v of a FAST r8 is set iff v "
-            "is a target VP; in an EX_SPARSE page every valid bank has a "
+            "is a target VP; in an EX_SPARSE page (and the register words of "
+            "an EX_XMM plan) every valid bank has a "
             "non-zero word at its compacted index below the bank count, "
             "and bit v % 64 of bank v / 64's word is set iff v is a "
             "target VP."),
@@ -108,7 +111,9 @@ CLAIMS = [
             "plan, every reserved and rep field zero; a FAST plan has the "
             "vector in rdx; an Ex input has the vector, format and "
             "valid_bank_mask in page words 0-2 and plan.bytes is its exact "
-            "size."),
+            "size; an EX_XMM plan (at most 11 banks) sets the fast bit, "
+            "has rdx and r8 equal to its input words 0 and 1, and zero "
+            "words after its last bank (`xmm_call`)."),
         "not": (
             "That the inline asm passes rcx, rdx, r8 and the page GPA as "
             "the plan says (kernel-glue/, tested); the byte layout of word "
@@ -120,7 +125,8 @@ CLAIMS = [
         "kind": "label",
         "statement": (
             "The input never exceeds the page: plan.bytes <= page_size, "
-            "and no page word at or beyond plan.bytes / 8 is modified."),
+            "and no page word at or beyond plan.bytes / 8 is modified (an "
+            "EX_XMM plan has plan.bytes 0: the page is not touched)."),
         "not": (
             "That the page is the CPU's mapped hypercall input page, not "
             "used concurrently (interrupts off is the glue's job), or that "

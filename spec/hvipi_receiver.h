@@ -54,6 +54,20 @@
   // bytes = 0, as one little-endian word.
   predicate ex_header{L}(uint64_t *page, integer vector, integer format) =
     page[0] == vector && page[1] == format;
+
+  // An XMM-fast HvCallSendSyntheticClusterIpiEx (facts 1, 4), sparse
+  // format: the control word sets the fast bit and the variable-header
+  // size banks (at most 11); the input words in[0 .. 13] are rdx, r8 and
+  // the halves of xmm0 .. xmm5, laid out as the Ex input in a page (so
+  // sparse_reads reads them): vector, format, valid-bank mask vbm, the
+  // banks words, and zero after them.
+  predicate xmm_call{L}(integer control, integer rdx, integer r8,
+                        uint64_t *in, integer vector, integer vbm,
+                        integer banks) =
+    ctl_is(control, 0x0015, 1, banks) && 0 <= banks <= 11 &&
+    rdx == in[0] && r8 == in[1] && ex_header(in, vector, 0) &&
+    in[2] == vbm &&
+    \forall integer i; 3 + banks <= i < 14 ==> in[i] == 0;
 */
 
 #endif /* HVIPI_SPEC_RECEIVER_H */

@@ -14,8 +14,10 @@
  *   6 a target VP is unknown              -> FALLBACK VP_UNKNOWN
  *   7 EX hint not set                     -> FALLBACK EX_NOT_RECOMMENDED
  *   8 a target VP is >= 4096              -> FALLBACK VP_TOO_BIG
- *   9 otherwise                           -> EX_SPARSE (FALLBACK NO_PAGE if
- *                                            the page cannot hold 24 + 8*banks)
+ *   9 otherwise                           -> EX_XMM when the XMM hint is set
+ *                                            and banks <= 11; else EX_SPARSE
+ *                                            (FALLBACK NO_PAGE if the page
+ *                                            cannot hold 24 + 8*banks)
  */
 #ifndef HVIPI_SPEC_SELECT_H
 #define HVIPI_SPEC_SELECT_H
@@ -27,6 +29,12 @@
 
   predicate hint_cluster(integer hints) = (hints & 1) != 0;
   predicate hint_ex(integer hints) = (hints & 2) != 0;
+  predicate hint_xmm(integer hints) = (hints & 4) != 0;
+
+  // A sparse set of this many banks goes XMM-fast (rule 9): XMM input is
+  // available and valid_bank_mask plus the banks fit in xmm0 .. xmm5.
+  predicate xmm_fits(integer hints, integer banks) =
+    hint_xmm(hints) && banks <= 11;
 
   // Levels 1..3 do not apply: a hypercall will be considered.
   predicate sel_gate{L}(unsigned long *m, integer nr, uint32_t *t,

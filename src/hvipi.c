@@ -7,7 +7,10 @@
  * banks, and whether any VP is unknown, >= 64 or >= 4096.  That decides
  * the plan without writing anything.  Only for a sparse Ex plan, once the
  * page is known to be large enough, the second pass (hvipi_fill_banks)
- * writes the compacted bank words.
+ * writes the compacted bank words.  When XMM input is available and the
+ * set has at most 11 banks, the same pass writes the same input words
+ * into the plan instead (plan.input[], rdx, r8 and xmm0..xmm5 in the
+ * page's layout) and the page is not touched: an XMM-fast Ex plan.
  *
  * Both passes go a mask word (64 CPUs) at a time where they can.  The
  * caller says how many leading CPUs are their own VPs (vp_ident, from
@@ -520,9 +523,10 @@ static void hvipi_encode_all(struct hvipi_plan *plan, uint64_t *page,
 
 /*
  * A sparse Ex send: the compacted banks of @banks (the non-empty banks of
- * the target set, all of whose VPs are below 4096) written to the page,
- * or a NO_PAGE fallback when the page cannot hold them.  The target set is
- * the one at entry (label Pre).
+ * the target set, all of whose VPs are below 4096) written to plan.input
+ * as an XMM-fast call when @hints has XMM input and there are at most 11
+ * of them; else to the page, or a NO_PAGE fallback when the page cannot
+ * hold them.  The target set is the one at entry (label Pre).
  */
 /*@ requires \valid(plan);
   @ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
@@ -542,14 +546,34 @@ static void hvipi_encode_all(struct hvipi_plan *plan, uint64_t *page,
   @ assigns *plan, page[0 .. page_size / 8 - 1];
   @ ensures bank_set: plan->valid_bank_mask == banks;
   @ ensures bank_count: plan->banks == popcount64(plan->valid_bank_mask);
-  @ ensures zero_regs: plan->rdx == 0 && plan->r8 == 0;
-  @ ensures sparse_exact: page_holds(page, page_size,
-  @     HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
+  @ ensures zero_regs: plan->kind != HVIPI_PLAN_EX_XMM ==>
+  @   plan->rdx == 0 && plan->r8 == 0;
+  @ ensures xmm_exact: xmm_fits(hints, plan->banks) ==>
+  @   plan->kind == HVIPI_PLAN_EX_XMM && plan->reason == HVIPI_FB_NONE;
+  @ ensures sparse_exact: !xmm_fits(hints, plan->banks) &&
+  @   page_holds(page, page_size, HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
   @   plan->kind == HVIPI_PLAN_EX_SPARSE && plan->reason == HVIPI_FB_NONE;
-  @ ensures fallback_exact: !page_holds(page, page_size,
-  @     HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
+  @ ensures fallback_exact: !xmm_fits(hints, plan->banks) &&
+  @   !page_holds(page, page_size, HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
   @   plan->kind == HVIPI_PLAN_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE &&
   @   plan->control == 0 && plan->bytes == 0;
+  @ ensures well_formed: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @   xmm_call(plan->control, plan->rdx, plan->r8, &plan->input[0], vector,
+  @            plan->valid_bank_mask, plan->banks) && plan->bytes == 0;
+  @ ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @   \forall integer k; bit64(plan->input[2], k) ==>
+  @     bits_below(plan->input[2], k) < plan->banks &&
+  @     plan->input[3 + bits_below(plan->input[2], k)] != 0;
+  @ ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @   \forall integer v; 0 <= v < 4096 && bit64(plan->input[2], v / 64) ==>
+  @     (bit64(plan->input[3 + bits_below(plan->input[2], v / 64)], v % 64)
+  @      <==> vp_target{Pre}(HVIPI_SEND, v));
+  @ ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @   \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
+  @     sparse_reads(&plan->input[0], \old(vp_index[c]));
+  @ ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @   \forall integer v; sparse_reads(&plan->input[0], v) ==>
+  @     vp_target{Pre}(HVIPI_SEND, v);
   @ ensures well_formed: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
   @   ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, plan->banks) &&
   @   ex_header(page, vector, HVIPI_FORMAT_SPARSE) &&
@@ -578,7 +602,7 @@ static void hvipi_encode_sparse(struct hvipi_plan *plan, uint64_t *page,
 				uint64_t banks, const unsigned long *mask,
 				uint32_t nr_cpu_ids, const uint32_t *vp_index,
 				uint32_t vp_ident, uint32_t self,
-				bool exclude_self)
+				bool exclude_self, uint32_t hints)
 {
 	uint8_t rank[64];
 	uint32_t nbanks = hvipi_rank(banks, rank);
@@ -598,6 +622,67 @@ static void hvipi_encode_sparse(struct hvipi_plan *plan, uint64_t *page,
 	/*@ assert nonempty: \forall integer k; 0 <= k < 64 && bit64(banks, k) ==>
 	  @   \exists integer i; 0 <= i < 64 &&
 	  @   bank_bit(HVIPI_SEND, banks, nr_cpu_ids, bits_below(banks, k), i); */
+	/*@ assert lost_v: \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
+	  @   \at(vp_index[c], Pre) < 4096 &&
+	  @   bit64(banks, \at(vp_index[c], Pre) / 64) &&
+	  @   vp_target{Pre}(HVIPI_SEND, \at(vp_index[c], Pre)); */
+	if ((hints & HVIPI_HINT_XMM_INPUT) && nbanks <= HVIPI_XMM_BANKS_MAX) {
+		/* XMM-fast: the same input, in the plan's 14 words. */
+		uint32_t i;
+
+		hvipi_fill_banks(plan->input, nbanks, vector, banks, rank, mask,
+				 nr_cpu_ids, vp_index, vp_ident, self,
+				 exclude_self);
+		/*@ ghost XFilled: ; */
+		/*@ assert xmm_page_kept: \forall integer j; 0 <= j < page_size / 8 ==>
+		  @   page[j] == \at(page[j], Pre); */
+		/*@ loop invariant 3 + nbanks <= i <= 14;
+		  @ loop invariant zeroed: \forall integer j; 3 + nbanks <= j < i ==>
+		  @   plan->input[j] == 0;
+		  @ loop invariant kept: \forall integer j; 0 <= j < 3 + nbanks ==>
+		  @   plan->input[j] == \at(plan->input[j], XFilled);
+		  @ loop invariant page_kept: \forall integer j;
+		  @   0 <= j < page_size / 8 ==> page[j] == \at(page[j], Pre);
+		  @ loop assigns i, plan->input[3 + nbanks .. 13];
+		  @ loop variant 14 - i;
+		  @*/
+		for (i = HVIPI_EX_HDR_WORDS + nbanks; i < HVIPI_XMM_INPUT_WORDS; i++)
+			plan->input[i] = 0;
+		/*@ ghost XZeroed: ; */
+		plan->kind = HVIPI_PLAN_EX_XMM;
+		plan->reason = HVIPI_FB_NONE;
+		plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, true, nbanks);
+		plan->rdx = vector;
+		plan->r8 = HVIPI_FORMAT_SPARSE;
+		plan->valid_bank_mask = banks;
+		plan->banks = nbanks;
+		plan->bytes = 0;
+		/*@ assert xmm_kept: \forall integer j; 0 <= j < 14 ==>
+		  @   plan->input[j] == \at(plan->input[j], XZeroed); */
+		/*@ assert xmm_page_untouched: \forall integer j;
+		  @   0 <= j < page_size / 8 ==> page[j] == \at(page[j], XZeroed); */
+		/*@ assert xmm_hdr: plan->input[0] == vector &&
+		  @   plan->input[1] == HVIPI_FORMAT_SPARSE && plan->input[2] == banks; */
+		/*@ assert xmm_words: \forall integer j, i;
+		  @   0 <= j < nbanks && 0 <= i < 64 ==>
+		  @   (bit64(plan->input[3 + j], i) <==>
+		  @    bank_bit{Pre}(HVIPI_SEND, banks, nr_cpu_ids, j, i)); */
+		/*@ assert xmm_nonzero: \forall integer k;
+		  @   0 <= k < 64 && bit64(banks, k) ==>
+		  @   bits_below(banks, k) < nbanks &&
+		  @   plan->input[3 + bits_below(banks, k)] != 0; */
+		/*@ assert xmm_cover: \forall integer v;
+		  @   0 <= v < 4096 && bit64(banks, v / 64) ==>
+		  @   (bit64(plan->input[3 + bits_below(banks, v / 64)], v % 64) <==>
+		  @    vp_target{Pre}(HVIPI_SEND, v)); */
+		/*@ assert xmm_lost: \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
+		  @   0 <= u32_at{Pre}(vp_index, c) < 4096 &&
+		  @   bit64(plan->input[2], u32_at{Pre}(vp_index, c) / 64) &&
+		  @   bit64(plan->input[3 + bits_below(plan->input[2],
+		  @                                   u32_at{Pre}(vp_index, c) / 64)],
+		  @         u32_at{Pre}(vp_index, c) % 64); */
+		return;
+	}
 	if (!page || page_size < HVIPI_EX_HDR_BYTES + 8u * nbanks) {
 		hvipi_fallback(plan, HVIPI_FB_NO_PAGE);
 		plan->valid_bank_mask = banks;
@@ -647,10 +732,81 @@ static void hvipi_encode_sparse(struct hvipi_plan *plan, uint64_t *page,
 	/*@ assert cover_v: \forall integer v; 0 <= v < 4096 && bit64(banks, v / 64) ==>
 	  @   (bit64(page[3 + bits_below(banks, v / 64)], v % 64) <==>
 	  @    vp_target{Pre}(HVIPI_SEND, v)); */
-	/*@ assert lost_v: \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
-	  @   \at(vp_index[c], Pre) < 4096 &&
-	  @   bit64(banks, \at(vp_index[c], Pre) / 64) &&
-	  @   vp_target{Pre}(HVIPI_SEND, \at(vp_index[c], Pre)); */
+}
+
+/*
+ * The XMM input words of a send to the single VP @vp: vector, sparse
+ * format, the valid-bank mask @bank (bit vp / 64 alone), the one bank
+ * word, zero words after it.  @in is plan.input.
+ */
+/*@ requires \valid(in + (0 .. 13));
+  @ requires vp_fits: vp < 4096;
+  @ requires bank_bits: \forall integer k; 0 <= k < 64 ==>
+  @   (bit64(bank, k) <==> k == vp / 64);
+  @ requires bank_rank: \forall integer j; 0 <= j <= 64 ==>
+  @   bits_below(bank, j) == (j > vp / 64 ? 1 : 0);
+  @ assigns in[0 .. 13];
+  @ ensures words: ex_header(in, vector, HVIPI_FORMAT_SPARSE) &&
+  @   in[2] == bank && \forall integer i; 4 <= i < 14 ==> in[i] == 0;
+  @ ensures one_vp: \forall integer v; sparse_reads(in, v) <==> v == vp;
+  @*/
+static void hvipi_xmm_one_words(uint64_t *in, uint32_t vector, uint64_t bank,
+				uint32_t vp)
+{
+	uint32_t i;
+
+	in[0] = vector;
+	in[1] = HVIPI_FORMAT_SPARSE;
+	in[2] = bank;
+	in[3] = 1ull << (vp % 64u);
+	/*@ loop invariant 4 <= i <= 14;
+	  @ loop invariant zeroed: \forall integer j; 4 <= j < i ==> in[j] == 0;
+	  @ loop invariant kept: in[0] == vector &&
+	  @   in[1] == HVIPI_FORMAT_SPARSE &&
+	  @   in[2] == bank && in[3] == 1ull << (vp % 64);
+	  @ loop assigns i, in[4 .. 13];
+	  @ loop variant 14 - i;
+	  @*/
+	for (i = HVIPI_EX_HDR_WORDS + 1u; i < HVIPI_XMM_INPUT_WORDS; i++)
+		in[i] = 0;
+	/*@ assert one_word: \forall integer i; 0 <= i < 64 ==>
+	  @   (bit64(in[3], i) <==> i == vp % 64); */
+	/*@ assert one_bits: \forall integer v; 0 <= v < 4096 ==>
+	  @   ((bit64(in[2], v / 64) &&
+	  @     bit64(in[3 + bits_below(in[2], v / 64)], v % 64)) <==> v == vp); */
+}
+
+/*
+ * An XMM-fast Ex send to the single VP @vp: the registers, then the input
+ * words (hvipi_xmm_one_words).  Writes no page.
+ */
+/*@ requires \valid(plan);
+  @ requires vp_fits: vp < 4096;
+  @ requires bank_bits: \forall integer k; 0 <= k < 64 ==>
+  @   (bit64(bank, k) <==> k == vp / 64);
+  @ requires bank_rank: \forall integer j; 0 <= j <= 64 ==>
+  @   bits_below(bank, j) == (j > vp / 64 ? 1 : 0);
+  @ assigns *plan;
+  @ ensures xmm_exact: plan->kind == HVIPI_PLAN_EX_XMM &&
+  @   plan->reason == HVIPI_FB_NONE;
+  @ ensures well_formed: xmm_call(plan->control, plan->rdx, plan->r8,
+  @   &plan->input[0], vector, bank, 1) && plan->bytes == 0;
+  @ ensures bank_set: plan->valid_bank_mask == bank && plan->banks == 1;
+  @ ensures one_vp: \forall integer v;
+  @   sparse_reads(&plan->input[0], v) <==> v == vp;
+  @*/
+static void hvipi_encode_xmm_one(struct hvipi_plan *plan, uint32_t vector,
+				 uint64_t bank, uint32_t vp)
+{
+	plan->kind = HVIPI_PLAN_EX_XMM;
+	plan->reason = HVIPI_FB_NONE;
+	plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, true, 1);
+	plan->rdx = vector;
+	plan->r8 = HVIPI_FORMAT_SPARSE;
+	plan->valid_bank_mask = bank;
+	plan->banks = 1;
+	plan->bytes = 0;
+	hvipi_xmm_one_words(plan->input, vector, bank, vp);
 }
 
 void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
@@ -699,7 +855,8 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		return;
 	}
 	hvipi_encode_sparse(plan, page, page_size, vector, s.banks, mask,
-			    nr_cpu_ids, vp_index, vp_ident, self, exclude_self);
+			    nr_cpu_ids, vp_index, vp_ident, self, exclude_self,
+			    hints);
 }
 
 void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
@@ -755,14 +912,18 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 	  @ for (k = 0; k < 64; k++)
 	  @   ;
 	  @*/
+	/*@ assert bank_bits: \forall integer k; 0 <= k < 64 ==>
+	  @   (bit64(bank, k) <==> k == vp / 64); */
+	if (hints & HVIPI_HINT_XMM_INPUT) {
+		hvipi_encode_xmm_one(plan, vector, bank, vp);
+		return;
+	}
 	if (!page || page_size < HVIPI_EX_HDR_BYTES + 8u) {
 		hvipi_fallback(plan, HVIPI_FB_NO_PAGE);
 		plan->valid_bank_mask = bank;
 		plan->banks = 1;
 		return;
 	}
-	/*@ assert bank_bits: \forall integer k; 0 <= k < 64 ==>
-	  @   (bit64(bank, k) <==> k == vp / 64); */
 	page[0] = vector;
 	page[1] = HVIPI_FORMAT_SPARSE;
 	page[2] = bank;
@@ -778,6 +939,8 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 	plan->bytes = HVIPI_EX_HDR_BYTES + 8u;
 	/*@ assert page_kept: \forall integer i; 0 <= i < page_size / 8 ==>
 	  @   page[i] == \at(page[i], Written); */
+	/*@ assert page_hdr: page[0] == vector &&
+	  @   page[1] == HVIPI_FORMAT_SPARSE && page[2] == bank; */
 	/*@ assert one_bank: bit64(page[2], vp / 64) &&
 	  @   bits_below(page[2], vp / 64) == 0; */
 	/*@ assert one_vp: bit64(page[3], vp % 64); */

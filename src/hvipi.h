@@ -11,6 +11,10 @@
  *                        to the input page, bytes [0, plan.bytes)
  *   HVIPI_PLAN_EX_ALL    HvCallSendSyntheticClusterIpiEx, format "all",
  *                        bytes [0, 24) of the input page
+ *   HVIPI_PLAN_EX_XMM    HvCallSendSyntheticClusterIpiEx as an XMM-fast call,
+ *                        sparse VP set of at most 11 banks carried whole in
+ *                        plan.input[] (rdx, r8, xmm0..xmm5); the page is not
+ *                        touched
  *   HVIPI_PLAN_FALLBACK  use the native APIC; plan.reason says why
  *
  * Each declaration below carries its ACSL contract: what WP proves of it.
@@ -64,7 +68,16 @@ enum hvipi_kind {
 	HVIPI_PLAN_EX_SPARSE = 2,
 	HVIPI_PLAN_EX_ALL = 3,
 	HVIPI_PLAN_FALLBACK = 4,
+	HVIPI_PLAN_EX_XMM = 5,
 };
+
+/*
+ * XMM-fast input: rdx, r8, then xmm0..xmm5 as 64-bit halves, low half
+ * first: 14 words, the first 14 words of the Ex input.  valid_bank_mask
+ * is word 2 (xmm0 bits 63:0), so at most 11 bank words fit.
+ */
+#define HVIPI_XMM_INPUT_WORDS	14u
+#define HVIPI_XMM_BANKS_MAX	11u
 
 /*
  * Why a plan falls back to the native APIC.  When several hold, the first
@@ -96,8 +109,21 @@ struct hvipi_plan {
 				   * when it falls back for NO_PAGE) */
 	uint32_t banks;		/* sparse rule: their number, the variable-header
 				 * size (also set on that NO_PAGE fallback) */
-	uint32_t bytes;		/* Ex: input bytes written to the page */
+	uint32_t bytes;		/* Ex: input bytes written to the page (0 for
+				 * EX_XMM, which writes no page) */
+	/*
+	 * EX_XMM only (not written by other plans): the Ex input in the
+	 * page's layout, input[0] = rdx (vector), input[1] = r8 (format),
+	 * input[2 + 2i], input[3 + 2i] = xmm<i> bits 63:0, 127:64;
+	 * input[2] = valid_bank_mask, input[3 ..] = the compacted bank words,
+	 * the words after the last bank zero.
+	 */
+	uint64_t input[HVIPI_XMM_INPUT_WORDS];
 };
+
+#if defined(__FRAMAC__) || defined(HVIPI_WITH_SPEC)
+#include "../spec/hvipi_xmm.h"
+#endif
 
 /* The target set of a send, as the spec's predicates take it. */
 #define HVIPI_SEND mask, nr_cpu_ids, vp_index, self, exclude_self
@@ -215,11 +241,13 @@ struct hvipi_plan {
   @   ensures bank_set: \forall integer k; 0 <= k < 64 ==>
   @     (bit64(plan->valid_bank_mask, k) <==> bank_used{Pre}(HVIPI_SEND, k));
   @   ensures bank_count: plan->banks == popcount64(plan->valid_bank_mask);
-  @   ensures sparse_exact: page_holds(page, page_size,
-  @       HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
+  @   ensures xmm_exact: xmm_fits(hints, plan->banks) ==>
+  @     plan->kind == HVIPI_PLAN_EX_XMM;
+  @   ensures sparse_exact: !xmm_fits(hints, plan->banks) &&
+  @     page_holds(page, page_size, HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
   @     plan->kind == HVIPI_PLAN_EX_SPARSE;
-  @   ensures fallback_exact: !page_holds(page, page_size,
-  @       HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
+  @   ensures fallback_exact: !xmm_fits(hints, plan->banks) &&
+  @     !page_holds(page, page_size, HVIPI_EX_HDR_BYTES + 8 * plan->banks) ==>
   @     plan->kind == HVIPI_PLAN_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE;
   @   ensures well_formed: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
   @     ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, plan->banks) &&
@@ -239,6 +267,23 @@ struct hvipi_plan {
   @       sparse_reads(page, \old(vp_index[c]));
   @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
   @     \forall integer v; sparse_reads(page, v) ==>
+  @       vp_target{Pre}(HVIPI_SEND, v);
+  @   ensures well_formed: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @     xmm_call(plan->control, plan->rdx, plan->r8, &plan->input[0], vector,
+  @              plan->valid_bank_mask, plan->banks) && plan->bytes == 0;
+  @   ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @     \forall integer k; bit64(plan->input[2], k) ==>
+  @       bits_below(plan->input[2], k) < plan->banks &&
+  @       plan->input[3 + bits_below(plan->input[2], k)] != 0;
+  @   ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @     \forall integer v; 0 <= v < 4096 && bit64(plan->input[2], v / 64) ==>
+  @       (bit64(plan->input[3 + bits_below(plan->input[2], v / 64)], v % 64)
+  @        <==> vp_target{Pre}(HVIPI_SEND, v));
+  @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @     \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
+  @       sparse_reads(&plan->input[0], \old(vp_index[c]));
+  @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @     \forall integer v; sparse_reads(&plan->input[0], v) ==>
   @       vp_target{Pre}(HVIPI_SEND, v);
   @ complete behaviors;
   @ disjoint behaviors;
@@ -324,9 +369,12 @@ uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids);
   @   ensures bank_set: \forall integer k; 0 <= k < 64 ==>
   @     (bit64(plan->valid_bank_mask, k) <==> k == \old(vp_index[cpu]) / 64);
   @   ensures bank_count: plan->banks == 1;
-  @   ensures sparse_exact: page_holds(page, page_size, HVIPI_EX_HDR_BYTES + 8) ==>
+  @   ensures xmm_exact: hint_xmm(hints) ==> plan->kind == HVIPI_PLAN_EX_XMM;
+  @   ensures sparse_exact: !hint_xmm(hints) &&
+  @     page_holds(page, page_size, HVIPI_EX_HDR_BYTES + 8) ==>
   @     plan->kind == HVIPI_PLAN_EX_SPARSE;
-  @   ensures fallback_exact: !page_holds(page, page_size, HVIPI_EX_HDR_BYTES + 8) ==>
+  @   ensures fallback_exact: !hint_xmm(hints) &&
+  @     !page_holds(page, page_size, HVIPI_EX_HDR_BYTES + 8) ==>
   @     plan->kind == HVIPI_PLAN_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE;
   @   ensures well_formed: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
   @     ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, 1) &&
@@ -337,6 +385,14 @@ uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids);
   @     sparse_reads(page, \old(vp_index[cpu]));
   @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
   @     \forall integer v; sparse_reads(page, v) ==> v == \old(vp_index[cpu]);
+  @   ensures well_formed: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @     xmm_call(plan->control, plan->rdx, plan->r8, &plan->input[0], vector,
+  @              plan->valid_bank_mask, 1) && plan->bytes == 0;
+  @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @     sparse_reads(&plan->input[0], \old(vp_index[cpu]));
+  @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @     \forall integer v; sparse_reads(&plan->input[0], v) ==>
+  @       v == \old(vp_index[cpu]);
   @ complete behaviors;
   @ disjoint behaviors;
   @*/

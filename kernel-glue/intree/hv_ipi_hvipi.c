@@ -29,6 +29,11 @@
 static bool hv_hvipi_xmm __read_mostly;
 core_param(hv_hvipi_xmm, hv_hvipi_xmm, bool, 0444);
 
+/*
+ * The hints for this send.  The XMM-input hint, which lets the core plan
+ * HVIPI_PLAN_EX_XMM, is kept only when XMM-fast is asked for, advertised,
+ * and this context may use the FPU (never in NMI context).
+ */
 static u32 hv_hvipi_hints(void)
 {
 	u32 hints = 0;
@@ -37,32 +42,31 @@ static u32 hv_hvipi_hints(void)
 		hints |= HVIPI_HINT_CLUSTER_IPI;
 	if (ms_hyperv.hints & HV_X64_EX_PROCESSOR_MASKS_RECOMMENDED)
 		hints |= HVIPI_HINT_EX_MASKS;
-	if (ms_hyperv.misc_features & HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE)
+	if (hv_hvipi_xmm &&
+	    (ms_hyperv.misc_features & HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE) &&
+	    !in_nmi() && may_use_simd())
 		hints |= HVIPI_HINT_XMM_INPUT;
 	return hints;
 }
 
-static u64 hv_hvipi_issue(const struct hvipi_plan *plan, u64 *page, u32 hints)
+static u64 hv_hvipi_issue(const struct hvipi_plan *plan, u64 *page)
 {
 	u64 status;
 
-	if (plan->kind == HVIPI_PLAN_FAST)
+	switch (plan->kind) {
+	case HVIPI_PLAN_FAST:
 		return hvipi_hcall_fast(hv_hypercall_pg, plan->control,
 					plan->rdx, plan->r8);
-	if (hv_hvipi_xmm && (hints & HVIPI_HINT_XMM_INPUT) &&
-	    plan->bytes <= HVIPI_XMM_MAX_BYTES && !in_nmi() &&
-	    may_use_simd()) {
+	case HVIPI_PLAN_EX_XMM:
 		kernel_fpu_begin();
-		status = hvipi_hcall_xmm(hv_hypercall_pg,
-					 hvipi_control(HVIPI_CALL_SEND_IPI_EX, true,
-						       plan->kind == HVIPI_PLAN_EX_SPARSE ?
-						       plan->banks : 0),
-					 page[0], page[1], page + 2);
+		status = hvipi_hcall_xmm(hv_hypercall_pg, plan->control,
+					 plan->rdx, plan->r8, &plan->input[2]);
 		kernel_fpu_end();
 		return status;
+	default:
+		return hvipi_hcall_mem(hv_hypercall_pg, plan->control,
+				       virt_to_phys(page));
 	}
-	return hvipi_hcall_mem(hv_hypercall_pg, plan->control,
-			       virt_to_phys(page));
 }
 
 /*
@@ -110,7 +114,7 @@ static bool hv_hvipi_send(const struct cpumask *mask, int cpu, int vector,
 			       (u32)vector, hints, page,
 			       page ? HV_HYP_PAGE_SIZE : 0);
 	if (plan.kind != HVIPI_PLAN_NONE && plan.kind != HVIPI_PLAN_FALLBACK)
-		status = hv_hvipi_issue(&plan, page, hints);
+		status = hv_hvipi_issue(&plan, page);
 	local_irq_restore(flags);
 
 	return plan.kind == HVIPI_PLAN_NONE ||

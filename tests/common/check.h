@@ -36,16 +36,17 @@ struct ck_stats {
 	uint64_t cases;
 	uint64_t failures;	/* failed cases */
 	uint64_t ident_cases;	/* re-planned with a shorter vp_ident */
-	uint64_t kind[5];	/* hvipi plan kinds */
+	uint64_t kind[6];	/* hvipi plan kinds */
 	uint64_t reason[7];	/* hvipi fallback reasons */
 	/* Linux reference comparison */
 	uint64_t lr_cases;
-	uint64_t matrix[5][5];		/* [hvipi kind][linux kind] */
+	uint64_t matrix[6][5];		/* [hvipi kind][linux kind] */
 	uint64_t hv_send_lr_fb[LR_WHY_COUNT]; /* hvipi sends, Linux falls back */
 	uint64_t lr_send_hv_fb[7];	/* Linux sends, hvipi falls back */
 	uint64_t both_sent;		/* same VP set checked */
 	uint64_t all_vs_sparse;		/* one "all", the other a set */
-	uint64_t both_sparse, sparse_bytes_differ;
+	uint64_t both_sparse, sparse_bytes_differ; /* hvipi EX_SPARSE or EX_XMM */
+	uint64_t xmm_sparse;		/* ... of which hvipi EX_XMM */
 	uint64_t hv_sparse_bytes, lr_sparse_bytes; /* sums over both_sparse */
 	uint64_t lr_ex_hv_fast;		/* Linux Ex where hvipi is fast */
 	uint64_t lr_last_cpu_ex;	/* ... because of the last-CPU look */

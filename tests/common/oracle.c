@@ -95,6 +95,12 @@ void or_expect(struct or_expect *e, const struct or_sets *s, uint32_t vector,
 		return or_fb(e, HVIPI_FB_EX_NOT_RECOMMENDED);
 	if (s->any_ge4096)
 		return or_fb(e, HVIPI_FB_VP_TOO_BIG);
+	if ((hints & HVIPI_HINT_XMM_INPUT) && s->nbanks <= 11u) {
+		/* rdx, r8, xmm0..xmm5: 16 + 96 bytes, 11 banks after the mask */
+		e->kind = HVIPI_PLAN_EX_XMM;
+		e->nbanks = s->nbanks;
+		return;
+	}
 	if (!have_page || page_size < 24u + 8u * s->nbanks)
 		return or_fb(e, HVIPI_FB_NO_PAGE);
 	e->kind = HVIPI_PLAN_EX_SPARSE;

@@ -32,8 +32,8 @@ struct or_sets {
 struct or_expect {
 	uint32_t kind;
 	uint32_t reason;
-	uint32_t nbanks;		/* EX_SPARSE: banks */
-	uint32_t bytes;			/* Ex: bytes */
+	uint32_t nbanks;		/* EX_SPARSE, EX_XMM: banks */
+	uint32_t bytes;			/* Ex: page bytes (0 for EX_XMM) */
 };
 
 /* @s must be zeroed once before the first use (it is reused cheaply). */

@@ -292,7 +292,8 @@ int main(int argc, char **argv)
 				       hp, 4096);
 			linux_ref_one(&lo, cpu, NULL, nr, vp, c.vector,
 				      c.hints, lpage, 4096);
-			if ((p.kind == HVIPI_PLAN_FAST || p.kind == HVIPI_PLAN_EX_SPARSE) &&
+			if ((p.kind == HVIPI_PLAN_FAST || p.kind == HVIPI_PLAN_EX_SPARSE ||
+			     p.kind == HVIPI_PLAN_EX_XMM) &&
 			    (lo.kind == LR_FAST || lo.kind == LR_EX_SPARSE)) {
 				struct rx_call a, b;
 				struct rx_result ra, rb;
@@ -304,6 +305,13 @@ int main(int argc, char **argv)
 				a.r8 = p.r8;
 				a.page = (const uint8_t *)hp;
 				a.page_size = p.bytes;
+				if (p.kind == HVIPI_PLAN_EX_XMM) {
+					uint32_t w;
+
+					a.has_xmm = true;
+					for (w = 0; w < 12u; w++)
+						a.xmm[w] = p.input[2 + w];
+				}
 				b.control = lo.control;
 				b.rdx = lo.rdx;
 				b.r8 = lo.r8;

@@ -700,24 +700,150 @@ static void test_bug8_no_read_beyond_nr_cpu_ids(void **state)
 }
 
 /*
- * 9: XMM-fast Ex was mis-read by a hypervisor.  hvipi.h has no XMM plan
- * today: the XMM hint must change nothing.  (Revisit when an XMM plan
- * kind is added to the API.)
+ * 9: XMM-fast Ex was mis-read by a hypervisor that advertised XMM input.
+ * The core plans XMM-fast (EX_XMM) only when handed the XMM hint, which
+ * the glue passes only when XMM-fast is allowed (module parameter, off by
+ * default); without the hint the same set goes through the page.
  */
-static void test_bug9_xmm_hint_changes_nothing(void **state)
+static struct rx_result decode_xmm(bool xen, int want_status)
 {
-	struct hvipi_plan a;
+	struct rx_call c;
+	struct rx_result r;
+	uint32_t i;
+
+	memset(&c, 0, sizeof(c));
+	c.control = plan.control;
+	c.rdx = plan.rdx;
+	c.r8 = plan.r8;
+	c.has_xmm = true;
+	for (i = 0; i < 12; i++)
+		c.xmm[i] = plan.input[2 + i];
+	c.xen = xen;
+	assert_int_equal(rx_decode(&c, &r), want_status);
+	return r;
+}
+
+static void test_bug9_xmm_only_with_the_hint(void **state)
+{
+	struct rx_result r;
+	uint32_t i;
+
+	(void)state;
+	/* TLFS example again (VP 2 and VP 65), XMM input available */
+	reset();
+	setb(mask, 2);
+	setb(mask, 65);
+	run(128, 0, false, 0xfe, ALLHINTS | HVIPI_HINT_XMM_INPUT, false, 4096);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_XMM);
+	assert_int_equal(plan.reason, HVIPI_FB_NONE);
+	assert_int_equal(plan.control, 0x15ull | (1ull << 16) | (2ull << 17));
+	assert_int_equal(plan.rdx, 0xfe);
+	assert_int_equal(plan.r8, 0);
+	assert_int_equal(plan.valid_bank_mask, 3);
+	assert_int_equal(plan.banks, 2);
+	assert_int_equal(plan.bytes, 0);
+	assert_int_equal(plan.input[0], 0xfe);
+	assert_int_equal(plan.input[1], 0);
+	assert_int_equal(plan.input[2], 3);		/* xmm0 low */
+	assert_int_equal(plan.input[3], 1ull << 2);	/* xmm0 high: bank 0 */
+	assert_int_equal(plan.input[4], 1ull << 1);	/* xmm1 low: bank 1 */
+	for (i = 5; i < HVIPI_XMM_INPUT_WORDS; i++)
+		assert_int_equal(plan.input[i], 0);
+	assert_true(untouched_from(0));			/* no page byte */
+	r = decode_xmm(false, 0);
+	assert_true(r.delivered);
+	assert_int_equal(r.vector, 0xfe);
+	assert_int_equal(r.nr_vps, 2);
+	assert_true(rx_vp_test(&r, 2) && rx_vp_test(&r, 65));
+	assert_int_equal(r.bytes_read, 40);
+	decode_xmm(true, 5);		/* Xen: no fast Ex (no XMM hint there) */
+	/* no page at all: still sent, in registers */
+	reset();
+	setb(mask, 2);
+	setb(mask, 65);
+	run(128, 0, false, 0xfe, ALLHINTS | HVIPI_HINT_XMM_INPUT, false, 0);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_XMM);
+	/* without the hint: the memory form, control without the fast bit */
+	run(128, 0, false, 0xfe, ALLHINTS, false, 4096);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_SPARSE);
+	assert_int_equal(plan.control & (1ull << 16), 0);
+	/* "all" is never XMM-fast */
+	reset();
+	for (i = 0; i < 128; i++) {
+		setb(mask, i);
+		setb(present, i);
+	}
+	run(128, 0, false, 0x40, ALLHINTS | HVIPI_HINT_XMM_INPUT, true, 4096);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_ALL);
+	assert_int_equal(plan.control & (1ull << 16), 0);
+}
+
+/* 11 banks fit in xmm0..xmm5 after the valid-bank mask; 12 do not. */
+static void test_xmm_eleven_banks(void **state)
+{
+	struct rx_result r;
+	uint32_t n, b;
+
+	(void)state;
+	for (n = 1; n <= 13; n++) {
+		reset();
+		for (b = 0; b < n; b++) {	/* CPU b in bank 5 + b */
+			vp_tab[b] = 64u * (5u + b) + b;
+			setb(mask, b);
+		}
+		run(128, 127, true, 0x40, ALLHINTS | HVIPI_HINT_XMM_INPUT,
+		    false, 4096);
+		assert_int_equal(plan.banks, n);
+		if (n <= 11) {
+			assert_int_equal(plan.kind, HVIPI_PLAN_EX_XMM);
+			assert_int_equal(plan.valid_bank_mask,
+					 ((1ull << n) - 1) << 5);
+			for (b = 0; b < n; b++)
+				assert_int_equal(plan.input[3 + b], 1ull << b);
+			for (b = 3 + n; b < HVIPI_XMM_INPUT_WORDS; b++)
+				assert_int_equal(plan.input[b], 0);
+			assert_true(untouched_from(0));
+			r = decode_xmm(false, 0);
+			assert_int_equal(r.nr_vps, n);
+			assert_int_equal(r.bytes_read, 24 + 8 * n);
+		} else {
+			assert_int_equal(plan.kind, HVIPI_PLAN_EX_SPARSE);
+			assert_int_equal(plan.bytes, 24 + 8 * n);
+			assert_true(untouched_from(plan.bytes));
+			r = decode(false);
+			assert_int_equal(r.nr_vps, n);
+		}
+	}
+	/* 13 banks and no page: NO_PAGE, as without XMM */
+	memset(pagebuf, FILL, sizeof(pagebuf));
+	run(128, 127, true, 0x40, ALLHINTS | HVIPI_HINT_XMM_INPUT, false, 0);
+	assert_fb(HVIPI_FB_NO_PAGE);
+	assert_int_equal(plan.banks, 13);
+}
+
+/* One CPU with a VP >= 64 and the XMM hint: one bank word, in registers. */
+static void test_xmm_plan_one(void **state)
+{
+	struct rx_result r;
+	uint32_t i;
 
 	(void)state;
 	reset();
-	setb(mask, 1);
-	setb(mask, 70);
-	setb(mask, 120);
-	run(128, 0, false, 0x40, ALLHINTS, false, 4096);
-	a = plan;
-	run(128, 0, false, 0x40, ALLHINTS | HVIPI_HINT_XMM_INPUT, false, 4096);
-	assert_memory_equal(&a, &plan, sizeof(a));
-	assert_int_equal(plan.control & (1ull << 16), 0);	/* never fast Ex */
+	vp_tab[3] = 4000;
+	hvipi_plan_one(&plan, 3, 128, vp_tab, 0x41,
+		       ALLHINTS | HVIPI_HINT_XMM_INPUT, NULL, 0);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_XMM);
+	assert_int_equal(plan.control, 0x15ull | (1ull << 16) | (1ull << 17));
+	assert_int_equal(plan.valid_bank_mask, 1ull << 62);
+	assert_int_equal(plan.banks, 1);
+	assert_int_equal(plan.input[0], 0x41);
+	assert_int_equal(plan.input[2], 1ull << 62);
+	assert_int_equal(plan.input[3], 1ull << (4000 % 64));
+	for (i = 4; i < HVIPI_XMM_INPUT_WORDS; i++)
+		assert_int_equal(plan.input[i], 0);
+	r = decode_xmm(false, 0);
+	assert_int_equal(r.nr_vps, 1);
+	assert_true(rx_vp_test(&r, 4000));
 }
 
 /* ---- guard bytes and plan_one ---- */
@@ -924,7 +1050,9 @@ int main(void)
 		cmocka_unit_test(test_bug6_last_cpu_is_excluded_self),
 		cmocka_unit_test(test_bug7_only_well_formed_sets),
 		cmocka_unit_test(test_bug8_no_read_beyond_nr_cpu_ids),
-		cmocka_unit_test(test_bug9_xmm_hint_changes_nothing),
+		cmocka_unit_test(test_bug9_xmm_only_with_the_hint),
+		cmocka_unit_test(test_xmm_eleven_banks),
+		cmocka_unit_test(test_xmm_plan_one),
 		cmocka_unit_test(test_page_guard_all_kinds),
 		cmocka_unit_test(test_plan_one_matches_mask),
 		cmocka_unit_test(test_word_paths),
