@@ -48,9 +48,8 @@
 #define HVIPI_XMM_CLOBBERS
 #endif
 
-/* XMM-fast input: up to 14 words; rdx, r8, then xmm0..xmm5 (12 words). */
+/* XMM-fast input: rdx, r8, then the 12 words of xmm0..xmm5. */
 #define HVIPI_XMM_WORDS		12u
-#define HVIPI_XMM_MAX_BYTES	(16u + 8u * HVIPI_XMM_WORDS)
 
 /*
  * Fast hypercall with two 64-bit register inputs: rdx = @in1, r8 = @in2.
