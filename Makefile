@@ -52,13 +52,17 @@ deps-test:
 
 # Runs every suite even when one fails, then prints one summary line.
 test: deps-test
-	@rm -rf $(RESULTS); mkdir -p $(RESULTS); rc=0; \
-	$(MAKE) -C tests test BUILD=$(BUILD) || rc=1; \
-	$(MAKE) -C kernel-glue kernel BUILD=$(BUILD) || rc=1; \
-	$(MAKE) -C kernel-glue asm-test BUILD=$(BUILD) || rc=1; \
-	$(MAKE) -C kernel-glue intree-check BUILD=$(BUILD) || rc=1; \
-	$(MAKE) -C kernel-glue qemu-test BUILD=$(BUILD) || rc=1; \
-	$(MAKE) replay-test BUILD=$(BUILD) || rc=1; \
+	@rm -rf $(RESULTS); mkdir -p $(RESULTS); rc=0; t00=$$(date +%s); \
+	step() { what=$$1; shift; t0=$$(date +%s); "$$@" || rc=1; \
+		echo "hvipi: make test: $$what took $$(($$(date +%s) - t0)) s"; }; \
+	echo "hvipi: make test: building the test programs (make -j2)"; \
+	step build $(MAKE) -j2 -C tests bins BUILD=$(BUILD); \
+	step tests $(MAKE) -C tests test BUILD=$(BUILD); \
+	step kernel $(MAKE) -C kernel-glue kernel BUILD=$(BUILD); \
+	step asm-test $(MAKE) -C kernel-glue asm-test BUILD=$(BUILD); \
+	step intree-check $(MAKE) -C kernel-glue intree-check BUILD=$(BUILD); \
+	step qemu-test $(MAKE) -C kernel-glue qemu-test BUILD=$(BUILD); \
+	step replay-test $(MAKE) replay-test BUILD=$(BUILD); \
 	pass=0; fail=0; \
 	for f in $(RESULTS)/*.counts; do \
 		[ -f "$$f" ] || continue; \
@@ -67,7 +71,7 @@ test: deps-test
 		pass=$$((pass + p)); fail=$$((fail + q)); \
 	done; \
 	if [ $$rc != 0 ] && [ $$fail = 0 ]; then fail=1; echo "hvipi: a suite failed before writing its counts"; fi; \
-	echo "$$pass passed, $$fail failed"; \
+	echo "$$pass passed, $$fail failed (make test: $$(($$(date +%s) - t00)) s)"; \
 	[ $$rc = 0 ] && [ $$fail = 0 ]
 
 kernel: deps-test
@@ -116,7 +120,7 @@ refresh-cache: deps-prove
 
 report:
 	$(call ensure,$(REPLAY_PKGS))
-	@rc=0; sh proofs/replay.sh $(BUILD) || rc=1; \
+	@rc=0; HVIPI_WP_JOBS=1 sh proofs/replay.sh $(BUILD) || rc=1; \
 	python3 proofs/report.py --build $(BUILD) || rc=1; exit $$rc
 
 diversity: deps-prove

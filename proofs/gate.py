@@ -29,6 +29,7 @@ FLOORS_HEADER = """\
 GOAL_RE = re.compile(r"^\[wp\] \[([^\]]+)\] Goal (\S+)(?: : (\w+))?(.*)$")
 SMOKE_RE = re.compile(r"^\[wp\] \[([^\]]+)\] Smoke-test (\S+)")
 TIME_RE = re.compile(r"\((?:Qed:)?(?:(\d+)')?(\d+(?:\.\d+)?)(µs|us|ms|s)?\)")
+SMOKE = "_wp_smoke_"                 # in the name of a smoke test's property
 UNIT = {"µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0, None: 1.0}
 
 
@@ -117,6 +118,13 @@ def read_reports(paths, rows, provers, only, fails, retry=None, retried=None):
         for fn, node in units_of(rep):
             row = rows.setdefault(fn, Row())
             for prop, stats in properties(node):
+                if SMOKE in prop:
+                    # A smoke test of the same run (read_smoke checks it):
+                    # in wp:global, not one of the function's goals.
+                    main = stats.get("wp:main") or {}
+                    counted += main.get("total", 0)
+                    merged_valid += main.get("valid", 0)
+                    continue
                 again = retry.get((fn, prop))
                 if again is not None:
                     (v0, t0), (v1, t1) = valid_of(stats), valid_of(again)
@@ -208,39 +216,43 @@ def property_of(goal, props):
                 goal.startswith("typed_" + p + "_")), key=len, default=None)
 
 
-def read_smoke(log, report, fails):
-    """Return (passed, total); every smoke test must pass."""
+def read_smoke(logs, reports, fails):
+    """Return (passed, total) of the smoke tests in the logs and reports
+    (the WP runs with -wp-smoke-tests); every smoke test must pass."""
     status = {}
-    try:
-        with open(log, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                m = SMOKE_RE.match(line)
-                if m:
-                    tag, name = m.groups()
-                    if status.get(name, "Passed") == "Passed":
-                        status[name] = tag   # printed twice when failed
-    except OSError as e:
-        fails.append(f"FAIL: cannot read smoke log {log}: {e}")
-        return 0, 0
+    for log in logs:
+        try:
+            with open(log, encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    m = SMOKE_RE.match(line)
+                    if m:
+                        tag, name = m.groups()
+                        if status.get(name, "Passed") == "Passed":
+                            status[name] = tag   # printed twice when failed
+        except OSError as e:
+            fails.append(f"FAIL: cannot read smoke log {log}: {e}")
+            return 0, 0
     for name, tag in sorted(status.items()):
         if tag != "Passed":
             fails.append(f"FAIL: smoke test {name} {tag.lower()}: its goal was "
                          "proved, so code is dead or assumptions are inconsistent")
     if not status:
-        fails.append(f"FAIL: no smoke tests in {log} (check the -wp-prop selection)")
-    rep = load_json(report, fails)
-    in_json = 0
-    for node in (rep or {}).get("wp:functions", {}).values():
-        for prop, stats in properties(node):
-            if "_wp_smoke_" in prop:     # WP reports a passed smoke test valid
-                main = stats.get("wp:main", {})
-                in_json += main.get("total", 0)
-                if main.get("valid", 0) != main.get("total", 0) and \
-                        not any(prop in n for n in status):
-                    fails.append(f"FAIL: smoke test {prop} failed in {report}")
-    if rep is not None and in_json != len(status):
-        fails.append(f"FAIL: {in_json} smoke tests in {report} but "
-                     f"{len(status)} in {log}")
+        fails.append(f"FAIL: no smoke tests in {', '.join(logs)} (check the -wp-prop selection)")
+    in_json, read = 0, True
+    for report in reports:
+        rep = load_json(report, fails)
+        read = read and rep is not None
+        for node in (rep or {}).get("wp:functions", {}).values():
+            for prop, stats in properties(node):
+                if SMOKE in prop:     # WP reports a passed smoke test valid
+                    main = stats.get("wp:main", {})
+                    in_json += main.get("total", 0)
+                    if main.get("valid", 0) != main.get("total", 0) and \
+                            not any(prop in n for n in status):
+                        fails.append(f"FAIL: smoke test {prop} failed in {report}")
+    if read and in_json != len(status):
+        fails.append(f"FAIL: {in_json} smoke tests in {', '.join(reports)} but "
+                     f"{len(status)} in {', '.join(logs)}")
     passed = sum(1 for t in status.values() if t == "Passed")
     return passed, len(status)
 
@@ -373,7 +385,9 @@ def unproved_functions(path):
         return 1
     names = []
     for fn, node in rep.get("wp:functions", {}).items():
-        for _prop, stats in properties(node):
+        for prop, stats in properties(node):
+            if SMOKE in prop:
+                continue                 # a smoke test is not retried
             valid, total = valid_of(stats)
             if valid != total and fn not in names:
                 names.append(fn)
@@ -390,8 +404,10 @@ def main():
     ap.add_argument("--retry-report", action="append", default=[],
                     help="WP report of the retry with the longer timeout")
     ap.add_argument("--retry-log", action="append", default=[])
-    ap.add_argument("--smoke", help="WP smoke-test JSON report")
-    ap.add_argument("--smoke-log", help="WP smoke-test log")
+    ap.add_argument("--smoke", action="append", default=[],
+                    help="WP JSON report with the smoke tests (may be a --report)")
+    ap.add_argument("--smoke-log", action="append", default=[],
+                    help="WP log with the smoke tests (may be a --log)")
     ap.add_argument("--floors", required=True)
     ap.add_argument("--eva", required=True)
     ap.add_argument("--seconds", type=float)

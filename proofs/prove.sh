@@ -1,11 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# hvipi: run every proof (WP with Z3 and CVC5, then EVA) and gate on the
-# results.  Fail-closed: exits non-zero unless every WP goal is valid,
-# every function meets its committed goal floor, and EVA raises no alarm.
-# frama-c's own exit status says nothing about proof results; the JSON
-# report does.
+# hvipi: run every proof (WP with Z3 and CVC5 and WP's smoke tests, then
+# EVA) and gate on the results.  Fail-closed: exits non-zero unless every
+# WP goal is valid, every function meets its committed goal floor, every
+# smoke test passes and EVA raises no alarm.  frama-c's own exit status
+# says nothing about proof results; the JSON reports do.
+#
+# The functions are proved by two frama-c processes at once (the groups of
+# proofs/wp-groups.sh): WP's goal generation and Qed run on one core per
+# process.  The smoke tests are goals of those same runs (they used to be
+# a second run that generated every goal again).
 #
 # usage: proofs/prove.sh [BUILD_DIR]
 # env:   HVIPI_WP_CACHE  WP cache mode (default: update, into a cache under
@@ -13,6 +18,7 @@
 #        HVIPI_WP_CACHEDIR  cache directory (default: BUILD_DIR/proof/cache)
 #        HVIPI_WP_EXTRA  extra frama-c options (e.g. -wp-fct NAME)
 #        HVIPI_SMOKE=0   skip the smoke tests
+#        HVIPI_WP_JOBS   frama-c processes (default 2; 1: one run of all)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
@@ -35,18 +41,45 @@ common="-cpp-extra-args=-I$top/src -cpp-extra-args=-I$top/spec"
 
 start=$(date +%s)
 fcts=$(grep -v '^#' proofs/functions.txt | grep . | paste -sd, -)
-echo "hvipi: WP on $srcs, functions $fcts (provers z3, cvc5; cache mode $cache_mode)"
-# shellcheck disable=SC2086
-frama-c $common $srcs $opts -wp-fct "$fcts" \
-	-wp-cache "$cache_mode" -wp-cache-dir "$cache_dir" \
-	-wp-report-json "$out/wp-report.json" ${HVIPI_WP_EXTRA:-} \
-	> "$out/wp.log" 2>&1 || { tail -20 "$out/wp.log"; echo "hvipi: frama-c failed (see $out/wp.log)"; exit 1; }
+jobs=${HVIPI_WP_JOBS:-2}
+# The smoke tests (dead code, dead loops, inconsistent requires/assumes)
+# are goals of the same runs: one generation of every goal, not two.
+smoke=""
+[ "${HVIPI_SMOKE:-1}" = 0 ] || smoke="-wp-smoke-tests -wp-smoke-timeout 5"
+echo "hvipi: WP on $srcs, functions $fcts (provers z3, cvc5; cache mode $cache_mode${smoke:+; with the smoke tests})"
+# One frama-c process per group of proofs/wp-groups.sh, in parallel, each
+# with two prover tasks at a time; wp.log and the reports wp-report-N.json
+# are the gate's input.
+rm -f "$out"/wp-report*.json "$out"/wp-[0-9]*.log
+n=0
+pids=""
+groups=$(sh proofs/wp-groups.sh "$jobs") || exit 1
+for group in $groups; do
+	n=$((n + 1))
+	echo "hvipi: ... process $n: $group"
+	# shellcheck disable=SC2086
+	( t0=$(date +%s)
+	  frama-c $common $srcs $opts -wp-par 2 $smoke -wp-fct "$group" \
+		-wp-cache "$cache_mode" -wp-cache-dir "$cache_dir" \
+		-wp-report-json "$out/wp-report-$n.json" ${HVIPI_WP_EXTRA:-} \
+		> "$out/wp-$n.log" 2>&1 || exit 1
+	  echo "hvipi: ... process $n done in $(($(date +%s) - t0)) s" ) &
+	pids="$pids $!"
+done
+rc=0
+for p in $pids; do wait "$p" || rc=1; done
+cat "$out"/wp-[0-9]*.log > "$out/wp.log"
+if [ "$rc" != 0 ]; then
+	tail -20 "$out/wp.log"; echo "hvipi: frama-c failed (see $out/wp-N.log)"; exit 1
+fi
+reports=$(for i in $(seq 1 $n); do printf ' %s' "--report $out/wp-report-$i.json"; done)
+smoke_reports=$(for i in $(seq 1 $n); do printf ' %s' "--smoke $out/wp-report-$i.json"; done)
 # The retry (proofs/wp-retry.txt): every function with a goal not proved
 # is proved again from an empty cache with the longer timeout; the valid
 # verdicts join the cache, the gate reads both reports.
 retry_timeout=$(grep -v '^#' proofs/wp-retry.txt | grep .)
 rm -rf "$out/cache-retry" "$out/wp-retry.json" "$out/wp-retry.log"
-retry=$(python3 proofs/gate.py --unproved-functions "$out/wp-report.json")
+retry=$(for i in $(seq 1 $n); do python3 proofs/gate.py --unproved-functions "$out/wp-report-$i.json" || echo "hvipi: cannot read $out/wp-report-$i.json" >&2; done | tr '\n' ',' | sed 's/,,*/,/g; s/^,//; s/,$//')
 if [ -n "$retry" ] && [ "${HVIPI_WP_RETRY:-1}" != 0 ]; then
 	echo "hvipi: goals not proved within the timeout in: $retry"
 	echo "hvipi: retrying these functions with -wp-timeout $retry_timeout from an empty cache"
@@ -78,26 +111,15 @@ frama-c $common $srcs $opts -wp-prop=@lemma -wp-auto wp:range \
 wp_end=$(date +%s)
 echo "hvipi: WP took $((wp_end - start)) s"
 
-if [ "${HVIPI_SMOKE:-1}" != 0 ]; then
-	echo "hvipi: WP smoke tests (dead code, dead loops, inconsistent requires/assumes)"
-	# shellcheck disable=SC2086
-	frama-c $common $srcs -machdep x86_64 -wp -wp-rte -warn-unsigned-overflow \
-		-warn-unsigned-downcast -wp-prover z3,cvc5 -wp-smoke-tests \
-		-wp-fct "$fcts" -wp-split -wp-timeout 10 -wp-smoke-timeout 10 \
-		-wp-cache "$cache_mode" -wp-cache-dir "$cache_dir" \
-		-wp-report-json "$out/wp-smoke.json" > "$out/wp-smoke.log" 2>&1 \
-		|| { tail -20 "$out/wp-smoke.log"; echo "hvipi: frama-c smoke failed"; exit 1; }
-fi
-
 echo "hvipi: EVA on proofs/eva/harness.c"
 sh proofs/eva/run.sh "$out" || exit 1
 end=$(date +%s)
 
 smoke_args=""
-[ "${HVIPI_SMOKE:-1}" = 0 ] || smoke_args="--smoke $out/wp-smoke.json --smoke-log $out/wp-smoke.log"
+[ -z "$smoke" ] || smoke_args="$smoke_reports --smoke-log $out/wp.log"
 # shellcheck disable=SC2086
 python3 proofs/gate.py --log "$out/wp.log" --log "$out/wp-lemmas.log" \
-	--report "$out/wp-report.json" --report "$out/wp-report-lemmas.json" \
+	$reports --report "$out/wp-report-lemmas.json" \
 	$smoke_args $retry_args \
 	--floors proofs/floors.txt --eva "$out/eva.summary" \
 	--seconds $((end - start)) --summary "$out/summary.txt"

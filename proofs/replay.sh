@@ -21,6 +21,8 @@
 #
 # usage: proofs/replay.sh [BUILD_DIR]       writes BUILD_DIR/replay/
 # env:   HVIPI_PROOF_LOCK=FILE  run each frama-c WP pass under flock FILE
+#        HVIPI_WP_JOBS=1        one frama-c run (default 2 in parallel, as
+#                               in prove.sh); only then report.csv is written
 #        HVIPI_REPLAY_FORCE=1   replay even when the inputs changed since
 #                               the cache was refreshed (to list misses)
 set -eu
@@ -117,13 +119,32 @@ wp() {
 		tail -20 "$log" >&2
 		fail "frama-c failed (see $log)"
 	}
-	echo "hvipi: ... $(($(date +%s) - t0)) s"
+	echo "hvipi: ... $(basename "$log" .log): $(($(date +%s) - t0)) s"
 }
 
 echo "hvipi: WP (offline) on $srcs, functions $fcts"
-# shellcheck disable=SC2086
-wp "$out/wp.log" $common $srcs $opts -wp-fct "$fcts" $cachopts \
-	-wp-report-json "$out/wp-report.json" -then -report-csv "$out/report.csv"
+# As in prove.sh, one frama-c process per group of proofs/wp-groups.sh, in
+# parallel.  The Report plugin's CSV (proofs/report.py) needs the
+# statuses of one run: with HVIPI_WP_JOBS=1 (make report) it is written.
+jobs=${HVIPI_WP_JOBS:-2}
+rm -f "$out"/wp-[0-9]*.log
+n=0
+pids=""
+groups=$(sh proofs/wp-groups.sh "$jobs") || fail "proofs/wp-groups.sh failed"
+for group in $groups; do
+	n=$((n + 1))
+	csv=""
+	[ "$jobs" -gt 1 ] || csv="-then -report-csv $out/report.csv"
+	# shellcheck disable=SC2086
+	wp "$out/wp-$n.log" $common $srcs $opts -wp-par 2 -wp-fct "$group" $cachopts \
+		-wp-report-json "$out/wp-report-$n.json" $csv &
+	pids="$pids $!"
+done
+rc=0
+for p in $pids; do wait "$p" || rc=1; done
+cat "$out"/wp-[0-9]*.log > "$out/wp.log"
+[ "$rc" = 0 ] || fail "frama-c failed (see $out/wp-N.log)"
+reports=$(for i in $(seq 1 $n); do printf ' %s' "--report $out/wp-report-$i.json"; done)
 echo "hvipi: WP (offline) on the lemmas of spec/"
 # shellcheck disable=SC2086
 wp "$out/wp-lemmas.log" $common $srcs $opts -wp-prop=@lemma -wp-auto wp:range \
@@ -138,8 +159,9 @@ sed 's/^eva:/hvipi: EVA:/' "$out/eva.out" | grep -v ' log \| red ' || true
 
 end=$(date +%s)
 gate_ok=1
+# shellcheck disable=SC2086
 python3 proofs/gate.py --log "$out/wp.log" --log "$out/wp-lemmas.log" \
-	--report "$out/wp-report.json" --report "$out/wp-report-lemmas.json" \
+	$reports --report "$out/wp-report-lemmas.json" \
 	--floors proofs/floors.txt --eva "$out/eva.summary" \
 	--seconds $((end - start)) --summary "$out/summary.txt" || gate_ok=0
 
