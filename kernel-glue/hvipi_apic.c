@@ -32,8 +32,19 @@ static __always_inline bool hvipi_vector_ok(int vector)
 }
 
 /*
+ * Is this send running in NMI context?  The self-test's contexts can force
+ * it (test_force_nmi) to simulate an NMI handler's send; hvipi_live never
+ * sets it.
+ */
+static __always_inline bool hvipi_in_nmi(const struct hvipi_ctx *ctx)
+{
+	return in_nmi() || ctx->test_force_nmi;
+}
+
+/*
  * The per-CPU input page, interrupts disabled.  Called only for vectors the
- * core can send, so an NMI (vector 2) never reads, let alone writes, it.
+ * core can send, so an NMI (vector 2) never reads, let alone writes, it;
+ * and never in NMI context (see hvipi_try()).
  */
 static __always_inline u64 *hvipi_fetch_page(const struct hvipi_ctx *ctx)
 {
@@ -57,12 +68,24 @@ static u32 hvipi_send_hints(const struct hvipi_ctx *ctx)
 
 	if (!(hints & HVIPI_HINT_XMM_INPUT))
 		return hints;
-	if (!ctx->xmm || in_nmi() || !may_use_simd())
+	if (!ctx->xmm || hvipi_in_nmi(ctx) || !may_use_simd())
 		hints &= ~HVIPI_HINT_XMM_INPUT;
 	return hints;
 }
 
-/* Issue the hypercall the plan asks for; interrupts are disabled. */
+/*
+ * Any nonzero low 16 bits read as failure (hvipi_status_ok()); 0x0002 is
+ * HV_STATUS_INVALID_HYPERCALL_CODE.  hvipi_issue() returns it for anything
+ * it cannot issue, so the caller falls back to the native op.
+ */
+#define HVIPI_STATUS_NOT_ISSUED	0x0002ull
+
+/*
+ * Issue the hypercall the plan asks for; interrupts are disabled.  Fails
+ * closed: a plan it does not know how to issue returns a failing status,
+ * never 0 (success), so the IPI goes to the original op instead of being
+ * dropped.
+ */
 static u64 hvipi_issue(const struct hvipi_ctx *ctx,
 		       const struct hvipi_plan *plan, u64 *page)
 {
@@ -81,11 +104,31 @@ static u64 hvipi_issue(const struct hvipi_ctx *ctx,
 		return status;
 	case HVIPI_PLAN_EX_SPARSE:
 	case HVIPI_PLAN_EX_ALL:
+		/* the core plans these only with a page; never pass GPA 0 */
+		if (unlikely(!page))
+			return HVIPI_STATUS_NOT_ISSUED;
 		return hvipi_hcall_mem(ctx->hcall_pg, plan->control,
 				       virt_to_phys(page));
 	default:
-		return 0;
+		/*
+		 * NONE, FALLBACK or an unknown kind: nothing was sent.  The
+		 * callers only issue the four kinds above; should another kind
+		 * ever get here, report failure so the IPI is not lost.
+		 */
+		return HVIPI_STATUS_NOT_ISSUED;
 	}
+}
+
+u64 hvipi_test_issue(const struct hvipi_ctx *ctx,
+		     const struct hvipi_plan *plan, u64 *page)
+{
+	unsigned long flags;
+	u64 status;
+
+	local_irq_save(flags);
+	status = hvipi_issue(ctx, plan, page);
+	local_irq_restore(flags);
+	return status;
 }
 
 /*
@@ -114,7 +157,19 @@ static bool hvipi_try(const struct hvipi_ctx *ctx, const struct cpumask *mask,
 	local_irq_save(flags);
 	self = smp_processor_id();
 	hints = hvipi_send_hints(ctx);
-	if (hvipi_vector_ok(vector))
+	/*
+	 * NMI context never touches the per-CPU input page (issue 14).
+	 * local_irq_save() does not mask NMIs: an NMI can hit a send on this
+	 * CPU after the core has written the page and before the hypercall.
+	 * If the NMI handler sent an IPI through the page (irq_work_queue()
+	 * -> send_IPI_self(IRQ_WORK_VECTOR)), it would overwrite the input,
+	 * and the interrupted send would then issue a hypercall carrying the
+	 * NMI's vector and VP set: its own IPI would be lost.  So in NMI the
+	 * core gets no page (NULL, size 0) and plans FAST or FALLBACK/NO_PAGE
+	 * (the native op); EX_XMM is already ruled out by hvipi_send_hints().
+	 * No fetch is counted.
+	 */
+	if (hvipi_vector_ok(vector) && !hvipi_in_nmi(ctx))
 		page = hvipi_fetch_page(ctx);
 	if (mask)
 		hvipi_plan_mask(&plan, cpumask_bits(mask),
@@ -127,10 +182,14 @@ static bool hvipi_try(const struct hvipi_ctx *ctx, const struct cpumask *mask,
 		hvipi_plan_one(&plan, cpu < 0 ? (u32)self : (u32)cpu,
 			       nr_cpu_ids, ctx->vp_index, (u32)vector,
 			       hints, page, page ? ctx->page_size : 0);
-	if (plan.kind != HVIPI_PLAN_NONE && plan.kind != HVIPI_PLAN_FALLBACK)
+	if (plan.kind != HVIPI_PLAN_NONE && plan.kind != HVIPI_PLAN_FALLBACK) {
+		if (unlikely(ctx->test_hook))	/* self-test contexts only */
+			ctx->test_hook(ctx, &plan, page);
 		status = hvipi_issue(ctx, &plan, page);
+	}
 	local_irq_restore(flags);
 
+	/* hvipi_issue() fails closed: an unknown kind has a failing status */
 	sent = plan.kind == HVIPI_PLAN_NONE ||
 	       (plan.kind != HVIPI_PLAN_FALLBACK && hvipi_status_ok(status));
 	trace_hvipi_send(mask, cpu < 0 ? self : cpu, self, exclude_self,

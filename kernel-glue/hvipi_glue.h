@@ -38,6 +38,17 @@ struct hvipi_ctx {
 	u32 page_size;			/* bytes of each input page */
 	bool xmm;			/* XMM-fast Ex allowed (with the hint) */
 	struct hvipi_ops orig;		/* fallback */
+	/*
+	 * TEST ONLY (self-test contexts; hvipi_live leaves both zero):
+	 * test_force_nmi makes the glue treat every send on this context as
+	 * NMI context (hvipi_in_nmi()); test_hook, when set, is called by
+	 * hvipi_try() with interrupts off after planning and right before the
+	 * hypercall, e.g. to run a nested "NMI" send between the outer send's
+	 * page write and its hypercall, or to corrupt the plan.
+	 */
+	bool test_force_nmi;
+	void (*test_hook)(const struct hvipi_ctx *ctx, struct hvipi_plan *plan,
+			  u64 *page);
 };
 
 extern struct hvipi_ctx hvipi_live;
@@ -55,6 +66,14 @@ void hvipi_ctx_send_IPI_allbutself(const struct hvipi_ctx *ctx, int vector);
 void hvipi_ctx_send_IPI_all(const struct hvipi_ctx *ctx, int vector);
 void hvipi_ctx_send_IPI_self(const struct hvipi_ctx *ctx, int vector);
 
+/*
+ * TEST ONLY: hvipi_issue() on an arbitrary plan, with interrupts disabled
+ * around it; the self-test uses it to check an unknown plan kind fails
+ * closed (a failing status, so the caller falls back).
+ */
+u64 hvipi_test_issue(const struct hvipi_ctx *ctx,
+		     const struct hvipi_plan *plan, u64 *page);
+
 /* The ops installed into struct apic (they use hvipi_live). */
 extern const struct hvipi_ops hvipi_apic_ops;
 
@@ -65,7 +84,8 @@ int hvipi_selftest(void);
 void hvipi_fake_hcall(void);
 void hvipi_fake_set_status(u64 status);
 
-/* Live APIC switch test (hvipi_main.c, test_switch=1 only). */
+/* Live APIC switch tests (hvipi_main.c, test_switch=1 only). */
 int hvipi_live_switch_test(const char **skip);
+int hvipi_live_hotplug_test(const char **skip);
 
 #endif /* HVIPI_GLUE_H */

@@ -50,14 +50,17 @@ CLAIMS = [
             "describes: the VP of each target CPU (self left out when "
             "asked) is set in r8 of a FAST plan, is read back by the "
             "receiver's decoding of an EX_SPARSE page or of the 14 "
-            "register words of an EX_XMM plan (`sparse_reads`), and "
-            "an EX_ALL plan is chosen only when the target set is exactly "
-            "the present set with self kept."),
+            "register words of an EX_XMM plan (`sparse_reads`), and is "
+            "a VP of the partition for an EX_ALL plan (`all_reads`; that "
+            "format is chosen only when the target set is exactly the "
+            "present set with self kept)."),
         "not": (
             "That the hypervisor decodes the call as spec/hvipi_receiver.h "
             "reads the TLFS, or delivers the interrupt; that `vp_index` "
-            "holds the real CPU-to-VP mapping and `present` lists the "
-            "partition's VPs; that the glue issues the call with the "
+            "holds the real CPU-to-VP mapping; that the present CPUs' "
+            "VPs are the partition's (`present_partition`, a named "
+            "precondition the glue discharges: proofs/ASSUMPTIONS.md); "
+            "that the glue issues the call with the "
             "plan's registers and page; a FALLBACK plan (the native APIC "
             "path in kernel-glue/ sends it, tested, not proven)."),
     },
@@ -67,13 +70,16 @@ CLAIMS = [
         "statement": (
             "No VP is interrupted that is not the VP of a target CPU: "
             "every VP that r8, the sparse page or the XMM register words "
-            "designate is the VP of "
-            "some target CPU."),
+            "designate, and every VP of the partition for an EX_ALL plan, "
+            "is the VP of some target CPU.  With an injective VP table "
+            "(`vp_injective`, a named predicate) the proven lemma "
+            "`no_spurious_cpu` carries this to CPUs: no CPU outside the "
+            "target set, an excluded self included, is interrupted."),
         "not": (
-            "That the VP table is injective (two CPUs sharing a VP share "
-            "the IPI); for EX_ALL, that the partition has no VP outside "
-            "`present` (the format interrupts every VP of the "
-            "partition); the hypervisor's decoding."),
+            "That the VP table is injective (checked by the glue for the "
+            "entries known when it switches; later entries trusted); "
+            "for EX_ALL, `present_partition` (the glue's check of the "
+            "firmware's processor count); the hypervisor's decoding."),
     },
     {
         "id": "bit_coverage",
@@ -142,8 +148,41 @@ CLAIMS = [
             "(-wp-rte -warn-unsigned-overflow -warn-unsigned-downcast)."),
         "not": (
             "Callers that break a precondition (buffer sizes, separation); "
-            "a cpumask changed concurrently during a scan; the compiler; "
-            "the asm."),
+            "the compiler; the asm.  A cpumask changed concurrently is "
+            "covered: see read_once."),
+    },
+    {
+        "id": "read_once",
+        "kind": "label",
+        "statement": (
+            "Concurrency: hvipi_plan_mask() reads each word of `mask` and "
+            "of `present` at most once, in increasing order, through one "
+            "accessor (hvipi_read_words(): its precondition `read_once` "
+            "requires an index above every index read before in the same "
+            "call, and the entry point ensures the cursor ends at "
+            "mask_words(nr_cpu_ids)); nothing after the read looks at the "
+            "masks again.  So whatever another CPU writes meanwhile, the "
+            "call behaves as a sequential call on the snapshot of values "
+            "it read, and every claim above holds for that snapshot: no "
+            "write past plan.bytes or plan.input[], no VP outside the "
+            "snapshot's targets."),
+        "not": (
+            "That the snapshot is the mask at any one instant (each word "
+            "is read at its own time, as Linux's single pass does); the "
+            "VP table (each entry is read at most once per target CPU in "
+            "the single pass, and entries only go from unknown to their "
+            "VP, but no read-once clause is proven for it); that the "
+            "kernel build's READ_ONCE load is what the C model reads (the "
+            "compiler); the glue."),
+    },
+    {
+        "id": "no_input",
+        "kind": "label",
+        "statement": (
+            "A NONE or FALLBACK plan has plan.bytes 0, so by page_bounds "
+            "it leaves every page word as it was."),
+        "not": (
+            "What the native APIC path does with the IPI."),
     },
     {
         "id": "termination",
@@ -167,7 +206,8 @@ TRUSTED = [
      "that it decodes the calls as spec/hvipi_receiver.h reads the TLFS"),
     ("the kernel's data",
      "that the cpumask words, the VP index table and `present` hold what "
-     "the kernel means, and do not change during a call"),
+     "the kernel means; the masks may change during a call (read_once), "
+     "the VP table only from unknown to its VP"),
     ("Frama-C 25.0 (WP, RTE, Qed, Report, EVA)",
      "generates and simplifies the goals; its Why3 theories of C integers "
      "and bits are axiomatic"),

@@ -57,6 +57,15 @@
   lemma mask_words_start:
     \forall integer nr, w; 0 <= w < mask_words(nr) ==> 64 * w < nr;
 
+  // With an injective table a CPU whose VP is a target VP is a target:
+  // what no_spurious_vp says of VPs then holds of CPUs (no CPU outside
+  // the target set, an excluded self included, is interrupted).
+  lemma no_spurious_cpu{L}:
+    \forall unsigned long *m, integer nr, uint32_t *t, integer self, excl, c;
+      vp_injective(t, nr) && 0 <= c < nr && t[c] < 4096 &&
+      vp_target(m, nr, t, self, excl, t[c]) ==>
+      target(m, nr, t, self, excl, c);
+
   lemma join64:
     \forall integer a, b; 0 <= a && 0 <= b ==>
       a / 64 == b / 64 && a % 64 == b % 64 ==> a == b;

@@ -50,6 +50,17 @@
     0 <= v < 4096 && bit64(page[2], v / 64) &&
     bit64(page[3 + bits_below(page[2], v / 64)], v % 64);
 
+  // HvCallSendSyntheticClusterIpiEx, format "all" (1): the hypervisor
+  // interrupts every VP of the partition.  The partition is no C object:
+  // its VPs are the predicate partition_vp, declared here with no
+  // definition and no axiom, so nothing is assumed of it.  What ties it to
+  // the guest's data is hvipi_plan_mask()'s precondition present_partition
+  // (spec/hvipi_select.h), which the glue discharges (proofs/ASSUMPTIONS.md).
+  axiomatic Partition {
+    predicate partition_vp(integer v);
+  }
+  predicate all_reads(integer v) = partition_vp(v);
+
   // Word 0 of an Ex input: u32 vector, u8 target_vtl = 0, 3 reserved
   // bytes = 0, as one little-endian word.
   predicate ex_header{L}(uint64_t *page, integer vector, integer format) =

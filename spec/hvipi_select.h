@@ -23,6 +23,7 @@
 #define HVIPI_SPEC_SELECT_H
 
 #include "hvipi_targets.h"
+#include "hvipi_receiver.h"
 
 /*@
   predicate vector_ok(integer vector) = 0x10 <= vector <= 0xff;
@@ -55,6 +56,13 @@
     sel_gate(m, nr, t, self, excl, vector, hints) &&
     !all_vps_fast(m, nr, t, self, excl) &&
     !all_format_ok(m, p, nr, excl, hints);
+
+  // The environment's half of the "all" format: the present CPUs' VPs are
+  // exactly the partition's VPs (no VP of the partition without a present
+  // CPU below nr, no present CPU outside the partition).
+  predicate present_is_partition{L}(unsigned long *p, integer nr, uint32_t *t) =
+    \forall integer v; partition_vp(v) <==>
+      \exists integer c; 0 <= c < nr && cpu_in(p, c) && t[c] == v;
 
   // The page can hold n bytes of input.
   predicate page_holds(uint64_t *page, integer size, integer n) =

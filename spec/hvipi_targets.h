@@ -71,6 +71,47 @@
   predicate vp_identity{L}(uint32_t *t, integer n) =
     \forall integer c; 0 <= c < n ==> t[c] == c;
 
+  // CPU c is a target held in one mask word, read as the value word: the
+  // word of CPUs base .. base + 63, of which those below end exist.  When
+  // word is the mask's word base / 64, word_target and target agree on
+  // base .. end - 1 (the single pass reads each word once, as a value).
+  predicate word_target(integer word, integer base, integer end,
+                        integer self, integer excl, integer c) =
+    base <= c < end && bit64(word, c - base) && (excl == 0 || c != self);
+
+  // VP v is the VP of a target CPU below hi (vp_target, CPUs 0 .. hi-1).
+  predicate vp_seen{L}(unsigned long *m, integer nr, uint32_t *t,
+                       integer self, integer excl, integer hi, integer v) =
+    \exists integer c; 0 <= c < hi && target(m, nr, t, self, excl, c) &&
+      t[c] == v;
+
+  // VP v is the VP of a CPU of the mask word word (CPUs base .. end-1).
+  predicate word_vp{L}(integer word, integer base, integer end, uint32_t *t,
+                       integer self, integer excl, integer v) =
+    \exists integer c; word_target(word, base, end, self, excl, c) &&
+      t[c] == v;
+
+  // Bank k holds the VP of a target CPU below hi.
+  predicate bank_seen{L}(unsigned long *m, integer nr, uint32_t *t,
+                         integer self, integer excl, integer hi, integer k) =
+    \exists integer c; 0 <= c < hi && target(m, nr, t, self, excl, c) &&
+      t[c] < 4096 && t[c] / 64 == k;
+
+  // Bank k holds the VP of a CPU of the mask word word (CPUs base .. end-1).
+  predicate word_bank{L}(integer word, integer base, integer end,
+                         uint32_t *t, integer self, integer excl, integer k) =
+    \exists integer c; word_target(word, base, end, self, excl, c) &&
+      t[c] < 4096 && t[c] / 64 == k;
+
+  // No two CPUs below nr share a VP that a send can carry (below 4096).
+  // The claims are stated per VP; with this the CPU-level claim follows
+  // (lemma no_spurious_cpu): no CPU outside the target set is interrupted,
+  // an excluded self included.  The glue checks it for the entries known
+  // when it switches (proofs/ASSUMPTIONS.md).
+  predicate vp_injective{L}(uint32_t *t, integer nr) =
+    \forall integer c1, c2; 0 <= c1 < nr && 0 <= c2 < nr &&
+      t[c1] == t[c2] && t[c1] < 4096 ==> c1 == c2;
+
   // Two cpumasks agree on CPUs 0 .. nr-1.
   predicate same_cpus{L}(unsigned long *a, unsigned long *b, integer nr) =
     \forall integer c; 0 <= c < nr ==> (cpu_in(a, c) <==> cpu_in(b, c));

@@ -2,26 +2,37 @@
 /*
  * hvipi: planning and encoding of one Hyper-V PV IPI send.
  *
- * Two passes over the target mask.  The first (hvipi_scan) reads the VP of
- * every target CPU and summarises the set: the VPs below 64, the non-empty
- * banks, and whether any VP is unknown, >= 64 or >= 4096.  That decides
- * the plan without writing anything.  Only for a sparse Ex plan, once the
- * page is known to be large enough, the second pass (hvipi_fill_banks)
- * writes the compacted bank words.  When XMM input is available and the
- * set has at most 11 banks, the same pass writes the same input words
- * into the plan instead (plan.input[], rdx, r8 and xmm0..xmm5 in the
- * page's layout) and the page is not touched: an XMM-fast Ex plan.
+ * One pass over the target mask (hvipi_collect).  It reads each mask word,
+ * and the present word of the same index, exactly once and in order,
+ * through one accessor (hvipi_read_words), and folds the word's target
+ * CPUs into a set on the stack: one dense 64-bit word per bank of 64 VPs
+ * (VPs 0..4095), the non-empty banks, and whether any VP is unknown, >= 64
+ * or >= 4096, and whether the mask equals the present mask.  Everything
+ * after the pass reads only that set.  The kernel's masks (cpu_online_mask)
+ * may change while a send runs: whatever another CPU writes, the plan and
+ * every word written come from the one value read of each word, so the
+ * sizes decided and the words written always agree (no write beyond
+ * plan.bytes, none beyond plan.input[]).
  *
- * Both passes go a mask word (64 CPUs) at a time where they can.  The
- * caller says how many leading CPUs are their own VPs (vp_ident, from
+ * From the set the plan is decided without writing anything; only then a
+ * writer fills the plan and, for a sparse Ex plan, copies the non-empty
+ * dense words to their compacted places (hvipi_put_banks), in the page, or
+ * in plan.input[] for an XMM-fast Ex plan (at most 11 banks with XMM input:
+ * rdx, r8 and xmm0..xmm5 in the page's layout; the page is not touched).
+ *
+ * The caller says how many leading CPUs are their own VPs (vp_ident, from
  * hvipi_vp_ident(), computed once by the glue; 0 is always allowed).  A
- * word whose 64 CPUs all lie below vp_ident and 4096 and hold no excluded
- * self is the bank word of its 64 VPs as it stands, so it is taken whole
- * without reading the table (the word path).  Every other word is read CPU
- * by CPU.  The postconditions do not mention vp_ident: the plan is the one
- * the per-CPU reading gives, whatever prefix the caller passes.
+ * mask word whose 64 CPUs all lie below vp_ident and 4096 and hold no
+ * excluded self is the dense word of its bank as it stands, so it is ORed
+ * in whole without reading the table (the word path).  Every other word is
+ * read CPU by CPU.  The postconditions do not mention vp_ident: the plan
+ * is the one the per-CPU reading gives, whatever prefix the caller passes.
  */
 #include "hvipi.h"
+
+#ifdef __KERNEL__
+#include <linux/compiler.h>
+#endif
 
 uint64_t hvipi_control(uint32_t code, bool fast, uint32_t var_hdr)
 {
@@ -40,15 +51,85 @@ bool hvipi_status_ok(uint64_t status)
 	return status % 0x10000u == 0;
 }
 
-/* What the first pass learns about the target set. */
-struct hvipi_scan {
-	uint64_t low;	/* bit v: VP v (< 64) is a target */
-	uint64_t banks;	/* bit k: a target VP lies in 64k..64k+63 (< 4096) */
-	bool any;	/* the target set is not empty */
-	bool unknown;	/* a target VP is HVIPI_VP_INVAL */
-	bool high;	/* a target VP is in 64..4095 */
-	bool huge;	/* a target VP is in 4096..HVIPI_VP_INVAL-1 */
+/*
+ * The target set as the single pass reads it: dense bank words, one per
+ * bank of 64 VPs (bit i of word[k]: VP 64k + i is a target), and flags.
+ * It lives on the caller's stack (512 bytes of words): the mask is read
+ * once into it, and everything after the pass reads only it.
+ */
+struct hvipi_set {
+	uint64_t word[64];	/* dense bank words, VPs 0..4095 */
+	uint64_t banks;		/* bit k: a target VP lies in bank k */
+	bool any;		/* the target set is not empty */
+	bool unknown;		/* a target VP is HVIPI_VP_INVAL */
+	bool high;		/* a target VP is in 64..4095 */
+	bool huge;		/* a target VP is in 4096..HVIPI_VP_INVAL-1 */
+	bool same;		/* present given, and equal to mask on 0..nr-1 */
 };
+
+/* One mask word and the present word of the same index. */
+struct hvipi_words {
+	unsigned long m;
+	unsigned long p;	/* 0 when there is no present mask */
+};
+
+/*
+ * One load of a word another CPU may change: in a kernel the compiler may
+ * neither repeat nor tear it (READ_ONCE); elsewhere a plain load, which is
+ * what Frama-C reasons about.
+ */
+#ifdef __KERNEL__
+#define HVIPI_READ_ONCE(x)	READ_ONCE(x)
+#else
+#define HVIPI_READ_ONCE(x)	(x)
+#endif
+
+/*@ ghost uint32_t hvipi_words_next; */
+
+#ifdef HVIPI_RACE_HOOK
+/*
+ * Test builds only (tests/race): called after each read of mask word @w
+ * and present word @w (@p is 0 when @present is NULL), before the core
+ * uses them; it may change the caller's masks, as another CPU may.
+ */
+void hvipi_race_hook(const unsigned long *mask, const unsigned long *present,
+		     uint32_t w, unsigned long m, unsigned long p);
+#define HVIPI_AFTER_READ(mask, present, w, r) \
+	hvipi_race_hook(mask, present, w, (r).m, (r).p)
+#else
+#define HVIPI_AFTER_READ(mask, present, w, r) do { } while (0)
+#endif
+
+/*
+ * The only read of the caller's masks: word @w of @mask and of @present.
+ * The ghost cursor hvipi_words_next is the lowest index a read may still
+ * use; requiring @w at or above it and moving it past @w makes every call
+ * read a word of a higher index than any read before it in the same send,
+ * so no word is read twice (read_once, see hvipi_plan_mask()).  The kernel
+ * may change the masks meanwhile: what the core decides and writes comes
+ * from the values returned here, never from a second look.
+ */
+/*@ requires \valid_read(mask + w);
+  @ requires index: w < 67108864;
+  @ requires present == \null || \valid_read(present + w);
+  @ requires read_once: hvipi_words_next <= w;
+  @ assigns hvipi_words_next;
+  @ ensures read_once: hvipi_words_next == w + 1;
+  @ ensures mask_word: \result.m == mask[w];
+  @ ensures present_word: \result.p == (present == \null ? 0 : present[w]);
+  @*/
+static struct hvipi_words hvipi_read_words(const unsigned long *mask,
+					   const unsigned long *present,
+					   uint32_t w)
+{
+	struct hvipi_words r;
+
+	r.m = HVIPI_READ_ONCE(mask[w]);
+	r.p = present ? HVIPI_READ_ONCE(present[w]) : 0;
+	/*@ ghost hvipi_words_next = w + 1; */
+	HVIPI_AFTER_READ(mask, present, w, r);
+	return r;
+}
 
 /*
  * The lowest set bit of @word, 64 when none is set.  A word path uses it as
@@ -74,129 +155,375 @@ static uint32_t hvipi_first_bit(uint64_t word)
 	return i;
 }
 
-/*
- * First pass.  A mask word whose 64 CPUs are all below vp_ident and 4096
- * and do not hold an excluded self is taken whole: it is bank word cpu / 64
- * as it stands (the word path).  Every other target CPU is read one at a
- * time; the current mask word stays in a register.
- */
-/*@ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
-  @ requires \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
-  @ requires ident: vp_ident <= nr_cpu_ids && vp_identity(vp_index, vp_ident);
-  @ assigns \nothing;
-  @ ensures any: \result.any <==> !no_target(HVIPI_SEND);
-  @ ensures unknown: \result.unknown <==> some_vp_unknown(HVIPI_SEND);
-  @ ensures huge: \result.huge <==> some_vp_too_big(HVIPI_SEND);
-  @ ensures high: \result.high <==> \exists integer c;
-  @   target(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096;
-  @ ensures low: \forall integer v; 0 <= v < 64 ==>
-  @   (bit64(\result.low, v) <==> vp_target(HVIPI_SEND, v));
-  @ ensures banks: \forall integer k; 0 <= k < 64 ==>
-  @   (bit64(\result.banks, k) <==> bank_used(HVIPI_SEND, k));
+/*@ // A mask word at a given label, with an index from another state.
+  @ logic integer ulong_at{L}(unsigned long *p, integer i) = p[i];
   @*/
-static struct hvipi_scan hvipi_scan(const unsigned long *mask,
-				    uint32_t nr_cpu_ids,
-				    const uint32_t *vp_index, uint32_t vp_ident,
-				    uint32_t self, bool exclude_self)
+
+/*
+ * Add the VP @vp of one target CPU to @s: its bit in the dense word of its
+ * bank when below 4096, else the flag that says why it cannot be sent.
+ */
+/*@ requires \valid(s);
+  @ assigns s->word[0 .. 63], s->banks, s->unknown, s->high, s->huge;
+  @ ensures words: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 ==>
+  @   (bit64(s->word[k], i) <==> (bit64(\old(s->word[k]), i) ||
+  @    vp == 64 * k + i));
+  @ ensures banks: \forall integer k; 0 <= k < 64 ==>
+  @   (bit64(s->banks, k) <==> (bit64(\old(s->banks), k) ||
+  @    (vp < 4096 && vp / 64 == k)));
+  @ ensures unknown: s->unknown <==> (\old(s->unknown) || vp == HVIPI_VP_INVAL);
+  @ ensures high: s->high <==> (\old(s->high) || 64 <= vp < 4096);
+  @ ensures huge: s->huge <==> (\old(s->huge) || 4096 <= vp < HVIPI_VP_INVAL);
+  @*/
+static void hvipi_add_vp(struct hvipi_set *s, uint32_t vp)
 {
-	struct hvipi_scan s;
-	uint64_t low = 0, banks = 0;
-	bool any = false, unknown = false, high = false, huge = false;
-	uint32_t cpu = 0, skip = exclude_self ? self : nr_cpu_ids;
-	unsigned long word = 0;
+	if (vp < HVIPI_VP_LIMIT) {
+		uint32_t k = vp / 64u;
+		uint64_t old = s->word[k];
+
+		/*@ assert split: vp == 64 * k + vp % 64 && 0 <= k < 64; */
+		/*@ assert only: \forall integer kk, i; 0 <= kk < 64 && 0 <= i < 64 ==>
+		  @   (vp == 64 * kk + i <==> (kk == k && i == vp % 64)); */
+		s->word[k] = old | (1ull << (vp % 64u));
+		/*@ assert set_bit: \forall integer i; 0 <= i < 64 ==>
+		  @   (bit64(s->word[k], i) <==> (bit64(old, i) || i == vp % 64)); */
+		s->banks |= 1ull << k;
+		if (vp >= HVIPI_FAST_VP_LIMIT)
+			s->high = true;
+	} else if (vp == HVIPI_VP_INVAL) {
+		s->unknown = true;
+	} else {
+		s->huge = true;
+	}
+}
+
+/*
+ * OR the mask word @word of 64 CPUs that are their own VPs into the dense
+ * word of their bank @k (the word path).
+ */
+/*@ requires \valid(s);
+  @ requires k < 64;
+  @ assigns s->word[k], s->banks, s->high;
+  @ ensures words: \forall integer kk, i; 0 <= kk < 64 && 0 <= i < 64 ==>
+  @   (bit64(s->word[kk], i) <==> (bit64(\old(s->word[kk]), i) ||
+  @    (kk == k && bit64(word, i))));
+  @ ensures banks: \forall integer kk; 0 <= kk < 64 ==>
+  @   (bit64(s->banks, kk) <==> (bit64(\old(s->banks), kk) || kk == k));
+  @ ensures high: s->high <==> (\old(s->high) || k != 0);
+  @*/
+static void hvipi_add_word(struct hvipi_set *s, uint32_t k, unsigned long word)
+{
+	uint64_t old = s->word[k];
+
+	s->word[k] = old | word;
+	/*@ assert or_word: \forall integer i; 0 <= i < 64 ==>
+	  @   (bit64(s->word[k], i) <==> (bit64(old, i) || bit64(word, i))); */
+	s->banks |= 1ull << k;
+	if (k != 0)
+		s->high = true;
+}
+
+/*
+ * Fold the targets of one mask word, @word (already read), into @s: the
+ * CPUs @base .. @end - 1 (@base a multiple of 64) whose bit is set, less
+ * @self when @exclude_self.  A word whose 64 CPUs all lie below @vp_ident
+ * and 4096 and hold no excluded self is the bank word of its 64 VPs as it
+ * stands, so it is ORed in whole without reading the table (the word
+ * path); every other word is read CPU by CPU.
+ */
+/*@ requires \valid(s);
+  @ requires \valid_read(vp_index + (0 .. end - 1));
+  @ requires \separated(s, vp_index + (0 .. end - 1));
+  @ requires base % 64 == 0 && base < end <= base + 64;
+  @ requires ident: vp_ident >= base + 64 ==> end == base + 64 &&
+  @   \forall integer c; base <= c < end ==> vp_index[c] == c;
+  @ assigns s->word[0 .. 63], s->banks, s->any, s->unknown, s->high, s->huge;
+  @ ensures words: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 ==>
+  @   (bit64(s->word[k], i) <==> (bit64(\old(s->word[k]), i) ||
+  @    word_vp(word, base, end, vp_index, self, exclude_self, 64 * k + i)));
+  @ ensures banks: \forall integer k; 0 <= k < 64 ==>
+  @   (bit64(s->banks, k) <==> (bit64(\old(s->banks), k) ||
+  @    word_bank(word, base, end, vp_index, self, exclude_self, k)));
+  @ ensures any: s->any <==> (\old(s->any) ||
+  @   \exists integer c; word_target(word, base, end, self, exclude_self, c));
+  @ ensures unknown: s->unknown <==> (\old(s->unknown) ||
+  @   \exists integer c; word_target(word, base, end, self, exclude_self, c) &&
+  @     vp_index[c] == HVIPI_VP_INVAL);
+  @ ensures high: s->high <==> (\old(s->high) ||
+  @   \exists integer c; word_target(word, base, end, self, exclude_self, c) &&
+  @     64 <= vp_index[c] < 4096);
+  @ ensures huge: s->huge <==> (\old(s->huge) ||
+  @   \exists integer c; word_target(word, base, end, self, exclude_self, c) &&
+  @     4096 <= vp_index[c] < HVIPI_VP_INVAL);
+  @*/
+static void hvipi_collect_word(struct hvipi_set *s, unsigned long word,
+			       uint32_t base, uint32_t end,
+			       const uint32_t *vp_index, uint32_t vp_ident,
+			       uint32_t self, bool exclude_self)
+{
+	uint32_t cpu, first, vp;
+
+	if (vp_ident >= 64u && base <= vp_ident - 64u &&
+	    base < HVIPI_VP_LIMIT && !(exclude_self && self / 64u == base / 64u) &&
+	    (first = hvipi_first_bit(word)) < 64u) {
+		/* Bank base / 64 holds exactly this word's CPUs. */
+		uint32_t k = base / 64u;
+
+		/*@ assert whole: end == base + 64 && 0 <= k < 64 && base == 64 * k; */
+		/*@ assert word_targets: \forall integer c; base <= c < base + 64 ==>
+		  @   (word_target(word, base, end, self, exclude_self, c) <==>
+		  @    bit64(word, c - base)) && vp_index[c] == c; */
+		/*@ assert witness: word_target(word, base, end, self, exclude_self,
+		  @   base + first) && vp_index[base + first] == base + first; */
+		/*@ assert word_in: \forall integer i; 0 <= i < 64 && bit64(word, i) ==>
+		  @   word_target(word, base, end, self, exclude_self, base + i) &&
+		  @   vp_index[base + i] == 64 * k + i; */
+		/*@ assert word_out: \forall integer c;
+		  @   word_target(word, base, end, self, exclude_self, c) ==>
+		  @   vp_index[c] == 64 * k + (c - base) && 0 <= c - base < 64 &&
+		  @   bit64(word, c - base); */
+		/*@ assert word_vps: \forall integer kk, i; 0 <= kk < 64 && 0 <= i < 64 ==>
+		  @   (word_vp(word, base, end, vp_index, self, exclude_self,
+		  @      64 * kk + i) <==> (kk == k && bit64(word, i))); */
+		/*@ assert word_bank: \forall integer kk; 0 <= kk < 64 ==>
+		  @   (word_bank(word, base, end, vp_index, self, exclude_self, kk)
+		  @    <==> kk == k); */
+		/*@ assert word_high: (\exists integer c; word_target(word, base, end,
+		  @   self, exclude_self, c) && 64 <= vp_index[c] < 4096) <==> k != 0; */
+		/*@ assert word_known: \forall integer c;
+		  @   word_target(word, base, end, self, exclude_self, c) ==>
+		  @   vp_index[c] < 4096; */
+		hvipi_add_word(s, k, word);
+		s->any = true;
+		return;
+	}
+	/*@ loop invariant base <= cpu <= end;
+	  @ loop invariant words: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 ==>
+	  @   (bit64(s->word[k], i) <==> (bit64(\at(s->word[k], Pre), i) ||
+	  @    word_vp(word, base, cpu, vp_index, self, exclude_self, 64 * k + i)));
+	  @ loop invariant banks: \forall integer k; 0 <= k < 64 ==>
+	  @   (bit64(s->banks, k) <==> (bit64(\at(s->banks, Pre), k) ||
+	  @    word_bank(word, base, cpu, vp_index, self, exclude_self, k)));
+	  @ loop invariant any: s->any <==> (\at(s->any, Pre) ||
+	  @   \exists integer c; c < cpu &&
+	  @     word_target(word, base, end, self, exclude_self, c));
+	  @ loop invariant unknown: s->unknown <==> (\at(s->unknown, Pre) ||
+	  @   \exists integer c; c < cpu &&
+	  @     word_target(word, base, end, self, exclude_self, c) &&
+	  @     vp_index[c] == HVIPI_VP_INVAL);
+	  @ loop invariant high: s->high <==> (\at(s->high, Pre) ||
+	  @   \exists integer c; c < cpu &&
+	  @     word_target(word, base, end, self, exclude_self, c) &&
+	  @     64 <= vp_index[c] < 4096);
+	  @ loop invariant huge: s->huge <==> (\at(s->huge, Pre) ||
+	  @   \exists integer c; c < cpu &&
+	  @     word_target(word, base, end, self, exclude_self, c) &&
+	  @     4096 <= vp_index[c] < HVIPI_VP_INVAL);
+	  @ loop assigns cpu, vp, s->word[0 .. 63], s->banks, s->any, s->unknown,
+	  @   s->high, s->huge;
+	  @ loop variant end - cpu;
+	  @*/
+	for (cpu = base; cpu < end; cpu++) {
+		if (((word >> (cpu - base)) & 1u) == 0 ||
+		    (exclude_self && cpu == self)) {
+			/*@ assert not_target:
+			  @   !word_target(word, base, end, self, exclude_self, cpu); */
+			/*@ assert skip_step: \forall integer v;
+			  @   word_vp(word, base, cpu + 1, vp_index, self, exclude_self, v)
+			  @   <==> word_vp(word, base, cpu, vp_index, self, exclude_self, v); */
+			/*@ assert skip_bank: \forall integer k;
+			  @   word_bank(word, base, cpu + 1, vp_index, self, exclude_self, k)
+			  @   <==> word_bank(word, base, cpu, vp_index, self, exclude_self, k); */
+			continue;
+		}
+		/*@ assert is_target:
+		  @   word_target(word, base, end, self, exclude_self, cpu); */
+		/*@ assert vp_step: \forall integer v;
+		  @   word_vp(word, base, cpu + 1, vp_index, self, exclude_self, v)
+		  @   <==> (word_vp(word, base, cpu, vp_index, self, exclude_self, v) ||
+		  @         vp_index[cpu] == v); */
+		/*@ assert vp_bank: \forall integer k;
+		  @   word_bank(word, base, cpu + 1, vp_index, self, exclude_self, k)
+		  @   <==> (word_bank(word, base, cpu, vp_index, self, exclude_self, k) ||
+		  @         (vp_index[cpu] < 4096 && vp_index[cpu] / 64 == k)); */
+		s->any = true;
+		vp = vp_index[cpu];
+		hvipi_add_vp(s, vp);
+	}
+	/*@ assert done: cpu == end; */
+}
+
+/* Bits 0 .. @n - 1 of @a and @p are the same. */
+/*@ requires n <= 64;
+  @ assigns \nothing;
+  @ ensures same: \result <==>
+  @   \forall integer i; 0 <= i < n ==> (bit64(a, i) <==> bit64(p, i));
+  @*/
+static bool hvipi_same_word(unsigned long a, unsigned long p, uint32_t n)
+{
+	uint32_t i;
+
+	if (a == p)
+		return true;
+	/*@ loop invariant 0 <= i <= n;
+	  @ loop invariant same: \forall integer j; 0 <= j < i ==>
+	  @   (bit64(a, j) <==> bit64(p, j));
+	  @ loop assigns i;
+	  @ loop variant n - i;
+	  @*/
+	for (i = 0; i < n; i++)
+		if (((a >> i) & 1u) != ((p >> i) & 1u))
+			return false;
+	return true;
+}
+
+/*
+ * The single pass: each word of @mask (and of @present, when given) is
+ * read once, in order, through hvipi_read_words(), and folded into @s.
+ */
+/*@ requires \valid(s);
+  @ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires present == \null ||
+  @   \valid_read(present + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires \separated(s, mask + (0 .. mask_words(nr_cpu_ids) - 1),
+  @   vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires present == \null ||
+  @   \separated(s, present + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires ident: vp_ident <= nr_cpu_ids && vp_identity(vp_index, vp_ident);
+  @ requires read_once: hvipi_words_next == 0;
+  @ assigns *s, hvipi_words_next;
+  @ ensures read_once: hvipi_words_next == mask_words(nr_cpu_ids);
+  @ ensures words: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 ==>
+  @   (bit64(s->word[k], i) <==> vp_target{Pre}(HVIPI_SEND, 64 * k + i));
+  @ ensures banks: \forall integer k; 0 <= k < 64 ==>
+  @   (bit64(s->banks, k) <==> bank_used{Pre}(HVIPI_SEND, k));
+  @ ensures any: s->any <==> !no_target{Pre}(HVIPI_SEND);
+  @ ensures unknown: s->unknown <==> some_vp_unknown{Pre}(HVIPI_SEND);
+  @ ensures huge: s->huge <==> some_vp_too_big{Pre}(HVIPI_SEND);
+  @ ensures high: s->high <==> \exists integer c;
+  @   target{Pre}(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096;
+  @ ensures same: s->same <==>
+  @   (present != \null && same_cpus{Pre}(mask, present, nr_cpu_ids));
+  @*/
+static void hvipi_collect(struct hvipi_set *s, const unsigned long *mask,
+			  const unsigned long *present, uint32_t nr_cpu_ids,
+			  const uint32_t *vp_index, uint32_t vp_ident,
+			  uint32_t self, bool exclude_self)
+{
+	uint32_t k, cpu = 0;
+
+	s->banks = 0;
+	s->any = false;
+	s->unknown = false;
+	s->high = false;
+	s->huge = false;
+	s->same = present != NULL;
+	/*@ loop invariant 0 <= k <= 64;
+	  @ loop invariant zeroed: \forall integer j; 0 <= j < k ==> s->word[j] == 0;
+	  @ loop assigns k, s->word[0 .. 63];
+	  @ loop variant 64 - k;
+	  @*/
+	for (k = 0; k < 64u; k++)
+		s->word[k] = 0;
+	/*@ assert no_bits: \forall integer j, i; 0 <= j < 64 ==> !bit64(s->word[j], i); */
 
 	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
-	  @ loop invariant word_cur: cpu % 64 != 0 ==> word == mask[cpu / 64];
-	  @ loop invariant any: any <==> \exists integer c;
-	  @   0 <= c < cpu && target(HVIPI_SEND, c);
-	  @ loop invariant unknown: unknown <==> \exists integer c;
-	  @   0 <= c < cpu && target(HVIPI_SEND, c) &&
-	  @   vp_index[c] == HVIPI_VP_INVAL;
-	  @ loop invariant huge: huge <==> \exists integer c;
-	  @   0 <= c < cpu && target(HVIPI_SEND, c) &&
-	  @   4096 <= vp_index[c] < HVIPI_VP_INVAL;
-	  @ loop invariant high: high <==> \exists integer c;
-	  @   0 <= c < cpu && target(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096;
-	  @ loop invariant low: \forall integer v; 0 <= v < 64 ==>
-	  @   (bit64(low, v) <==> \exists integer c;
-	  @     0 <= c < cpu && target(HVIPI_SEND, c) && vp_index[c] == v);
+	  @ loop invariant at_word: cpu % 64 == 0 || cpu == nr_cpu_ids;
+	  @ loop invariant read_once: hvipi_words_next == mask_words(cpu);
+	  @ loop invariant words: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 ==>
+	  @   (bit64(s->word[k], i) <==> vp_seen{Pre}(HVIPI_SEND, cpu, 64 * k + i));
 	  @ loop invariant banks: \forall integer k; 0 <= k < 64 ==>
-	  @   (bit64(banks, k) <==> \exists integer c;
-	  @     0 <= c < cpu && target(HVIPI_SEND, c) &&
-	  @     vp_index[c] < 4096 && vp_index[c] / 64 == k);
-	  @ loop assigns cpu, word, low, banks, any, unknown, high, huge;
+	  @   (bit64(s->banks, k) <==> bank_seen{Pre}(HVIPI_SEND, cpu, k));
+	  @ loop invariant any: s->any <==> \exists integer c; 0 <= c < cpu &&
+	  @   target{Pre}(HVIPI_SEND, c);
+	  @ loop invariant unknown: s->unknown <==> \exists integer c; 0 <= c < cpu &&
+	  @   target{Pre}(HVIPI_SEND, c) && vp_index[c] == HVIPI_VP_INVAL;
+	  @ loop invariant high: s->high <==> \exists integer c; 0 <= c < cpu &&
+	  @   target{Pre}(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096;
+	  @ loop invariant huge: s->huge <==> \exists integer c; 0 <= c < cpu &&
+	  @   target{Pre}(HVIPI_SEND, c) && 4096 <= vp_index[c] < HVIPI_VP_INVAL;
+	  @ loop invariant same: s->same <==> (present != \null &&
+	  @   \forall integer c; 0 <= c < cpu ==> (cpu_in{Pre}(mask, c) <==> cpu_in{Pre}(present, c)));
+	  @ loop assigns cpu, *s, hvipi_words_next;
 	  @ loop variant nr_cpu_ids - cpu;
 	  @*/
 	while (cpu < nr_cpu_ids) {
-		uint32_t vp, first;
+		/* One mask word: CPUs cpu .. end - 1. */
+		uint32_t end = nr_cpu_ids - cpu <= 64u ? nr_cpu_ids : cpu + 64u;
+		struct hvipi_words r = hvipi_read_words(mask, present, cpu / 64u);
 
-		if (cpu % 64u == 0) {
-			word = mask[cpu / 64u];
-			if (word == 0) {
-				/* A whole empty word: none of its CPUs is a target. */
-				/*@ assert empty_word: \forall integer c;
-				  @   cpu <= c < cpu + 64 ==> !cpu_in(mask, c); */
-				cpu = nr_cpu_ids - cpu <= 64u ? nr_cpu_ids : cpu + 64u;
-				continue;
-			}
-			if (vp_ident >= 64u && cpu <= vp_ident - 64u &&
-			    cpu < HVIPI_VP_LIMIT &&
-			    !(exclude_self && self / 64u == cpu / 64u) &&
-			    (first = hvipi_first_bit(word)) < 64u) {
-				/*@ assert word_targets: \forall integer c;
-				  @   cpu <= c < cpu + 64 ==>
-				  @   (target(HVIPI_SEND, c) <==> bit64(word, c - cpu)) &&
-				  @   vp_index[c] == c; */
-				/*@ assert witness: target(HVIPI_SEND, cpu + first) &&
-				  @   vp_index[cpu + first] == cpu + first; */
-				/*@ assert word_bank: \forall integer k; 0 <= k < 64 ==>
-				  @   ((\exists integer c; cpu <= c < cpu + 64 &&
-				  @     target(HVIPI_SEND, c) && vp_index[c] < 4096 &&
-				  @     vp_index[c] / 64 == k) <==> k == cpu / 64); */
-				any = true;
-				if (cpu == 0) {
-					low = word;
-					banks |= 1u;
-				} else {
-					/*@ assert 0 < cpu / 64 < 64; */
-					banks |= 1ull << (cpu / 64u);
-					/*@ assert banks_set: \forall integer k; 0 <= k < 64 ==>
-					  @   (bit64(banks, k) <==>
-					  @    (bit64(\at(banks, LoopCurrent), k) || k == cpu / 64)); */
-					high = true;
-				}
-				cpu += 64u;
-				continue;
-			}
+		/*@ assert word_pre: r.m == ulong_at{Pre}(mask, cpu / 64) &&
+		  @   (present != \null ==> r.p == ulong_at{Pre}(present, cpu / 64)); */
+		/*@ assert word_cpus: \forall integer c; cpu <= c < end ==>
+		  @   c / 64 == cpu / 64 && c % 64 == c - cpu; */
+		/*@ assert word_targets: \forall integer c; cpu <= c < end ==>
+		  @   (target{Pre}(HVIPI_SEND, c) <==>
+		  @    word_target(r.m, cpu, end, self, exclude_self, c)); */
+		/*@ assert next: mask_words(end) == cpu / 64 + 1; */
+		/*@ assert word_bits: \forall integer c; cpu <= c < end ==>
+		  @   (cpu_in{Pre}(mask, c) <==> bit64(r.m, c - cpu)) &&
+		  @   (present != \null ==>
+		  @    (cpu_in{Pre}(present, c) <==> bit64(r.p, c - cpu))); */
+		/*@ assert same_in: present != \null ==>
+		  @   (\forall integer i; 0 <= i < end - cpu ==>
+		  @     (bit64(r.m, i) <==> bit64(r.p, i))) ==>
+		  @   \forall integer c; cpu <= c < end ==>
+		  @     (cpu_in{Pre}(mask, c) <==> cpu_in{Pre}(present, c)); */
+		/*@ assert word_bits_i: \forall integer i; 0 <= i < end - cpu ==>
+		  @   (cpu_in{Pre}(mask, cpu + i) <==> bit64(r.m, i)) &&
+		  @   (present != \null ==>
+		  @    (cpu_in{Pre}(present, cpu + i) <==> bit64(r.p, i))); */
+		/*@ assert same_out: present != \null ==>
+		  @   (\forall integer c; cpu <= c < end ==>
+		  @     (cpu_in{Pre}(mask, c) <==> cpu_in{Pre}(present, c))) ==>
+		  @   \forall integer i; 0 <= i < end - cpu ==>
+		  @     (bit64(r.m, i) <==> bit64(r.p, i)); */
+		/*@ assert any_step: (\exists integer c; 0 <= c < end &&
+		  @   target{Pre}(HVIPI_SEND, c)) <==>
+		  @   ((\exists integer c; 0 <= c < cpu && target{Pre}(HVIPI_SEND, c)) ||
+		  @    \exists integer c;
+		  @      word_target(r.m, cpu, end, self, exclude_self, c)); */
+		/*@ assert unknown_step: (\exists integer c; 0 <= c < end &&
+		  @   target{Pre}(HVIPI_SEND, c) && vp_index[c] == HVIPI_VP_INVAL) <==>
+		  @   ((\exists integer c; 0 <= c < cpu && target{Pre}(HVIPI_SEND, c) &&
+		  @     vp_index[c] == HVIPI_VP_INVAL) ||
+		  @    \exists integer c;
+		  @      word_target(r.m, cpu, end, self, exclude_self, c) &&
+		  @      vp_index[c] == HVIPI_VP_INVAL); */
+		/*@ assert high_step: (\exists integer c; 0 <= c < end &&
+		  @   target{Pre}(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096) <==>
+		  @   ((\exists integer c; 0 <= c < cpu && target{Pre}(HVIPI_SEND, c) &&
+		  @     64 <= vp_index[c] < 4096) ||
+		  @    \exists integer c;
+		  @      word_target(r.m, cpu, end, self, exclude_self, c) &&
+		  @      64 <= vp_index[c] < 4096); */
+		/*@ assert huge_step: (\exists integer c; 0 <= c < end &&
+		  @   target{Pre}(HVIPI_SEND, c) && 4096 <= vp_index[c] < HVIPI_VP_INVAL) <==>
+		  @   ((\exists integer c; 0 <= c < cpu && target{Pre}(HVIPI_SEND, c) &&
+		  @     4096 <= vp_index[c] < HVIPI_VP_INVAL) ||
+		  @    \exists integer c;
+		  @      word_target(r.m, cpu, end, self, exclude_self, c) &&
+		  @      4096 <= vp_index[c] < HVIPI_VP_INVAL); */
+		/*@ assert banks_step: \forall integer k;
+		  @   bank_seen{Pre}(HVIPI_SEND, end, k) <==>
+		  @   (bank_seen{Pre}(HVIPI_SEND, cpu, k) ||
+		  @    word_bank(r.m, cpu, end, vp_index, self, exclude_self, k)); */
+		/*@ assert words_step: \forall integer v;
+		  @   vp_seen{Pre}(HVIPI_SEND, end, v) <==>
+		  @   (vp_seen{Pre}(HVIPI_SEND, cpu, v) ||
+		  @    word_vp(r.m, cpu, end, vp_index, self, exclude_self, v)); */
+		if (s->same && !hvipi_same_word(r.m, r.p, end - cpu))
+			s->same = false;
+		if (r.m != 0)
+			hvipi_collect_word(s, r.m, cpu, end, vp_index, vp_ident,
+					   self, exclude_self);
+		else {
+			/*@ assert empty_word: \forall integer c; cpu <= c < end ==>
+			  @   !target{Pre}(HVIPI_SEND, c); */
 		}
-		if (((word >> (cpu % 64u)) & 1u) == 0 || cpu == skip) {
-			/*@ assert not_target: !target(HVIPI_SEND, cpu); */
-			cpu++;
-			continue;
-		}
-		/*@ assert is_target: target(HVIPI_SEND, cpu); */
-		any = true;
-		vp = vp_index[cpu];
-		if (vp < HVIPI_FAST_VP_LIMIT) {
-			low |= 1ull << vp;
-			banks |= 1u;
-		} else if (vp < HVIPI_VP_LIMIT) {
-			banks |= 1ull << (vp / 64u);
-			high = true;
-		} else if (vp == HVIPI_VP_INVAL) {
-			unknown = true;
-		} else {
-			huge = true;
-		}
-		cpu++;
+		cpu = end;
 	}
-	s.low = low;
-	s.banks = banks;
-	s.any = any;
-	s.unknown = unknown;
-	s.high = high;
-	s.huge = huge;
-	return s;
 }
 
 /*
@@ -242,203 +569,55 @@ static uint32_t hvipi_rank(uint64_t banks, uint8_t rank[64])
 	return r;
 }
 
-/*@ // A memory read at a given label, with an index from another state.
-  @ logic integer u32_at{L}(uint32_t *p, integer i) = p[i];
-  @ logic integer ulong_at{L}(unsigned long *p, integer i) = p[i];
-  @*/
-
 /*
- * Second pass: write the Ex input of a sparse set to @page: the header
- * (vector, format, valid-bank mask @banks), then each target VP ORed into
- * its compacted bank word, page[3 + rank[bank]].  A whole mask word of
- * CPUs below @vp_ident (their own VPs) is ORed into its bank word at once;
- * the other words are read CPU by CPU (the inner loop).
+ * The Ex input of a sparse set, in the page's layout, to @out: the header
+ * (vector, format, valid-bank mask) and bank k's dense word at its
+ * compacted index rank[k], for each bank of @s->banks.  @out is the page
+ * or plan.input, with room for 3 + @nbanks words, @nbanks the number of
+ * banks.  Returns the bytes of input: 24 + 8 * @nbanks.
  */
 /*@ requires nbanks <= 64;
-  @ requires \valid(page + (0 .. 2 + nbanks));
+  @ requires \valid_read(s);
+  @ requires \valid(out + (0 .. 2 + nbanks));
   @ requires \valid_read(rank + (0 .. 63));
-  @ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
-  @ requires \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
-  @ requires \separated(page + (0 .. 2 + nbanks), rank + (0 .. 63),
-  @   mask + (0 .. mask_words(nr_cpu_ids) - 1), vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires \separated(out + (0 .. 2 + nbanks), s, rank + (0 .. 63));
   @ requires rank_def: \forall integer k; 0 <= k < 64 ==>
-  @   rank[k] == bits_below(banks, k);
-  @ requires rank_fits: \forall integer c; target(HVIPI_SEND, c) &&
-  @   vp_index[c] < 4096 ==> bits_below(banks, vp_index[c] / 64) < nbanks;
-  @ requires ident: vp_ident <= nr_cpu_ids && vp_identity(vp_index, vp_ident);
-  @ assigns page[0 .. 2 + nbanks];
-  @ ensures header: page[0] == vector && page[1] == HVIPI_FORMAT_SPARSE &&
-  @   page[2] == banks;
-  @ ensures words: \forall integer j, i; 0 <= j < nbanks && 0 <= i < 64 ==>
-  @   (bit64(page[3 + j], i) <==>
-  @    bank_bit{Pre}(HVIPI_SEND, banks, nr_cpu_ids, j, i));
+  @   rank[k] == bits_below(s->banks, k);
+  @ requires rank_fits: \forall integer k; 0 <= k < 64 && bit64(s->banks, k) ==>
+  @   bits_below(s->banks, k) < nbanks;
+  @ requires rank_injective: \forall integer k1, k2;
+  @   0 <= k1 < 64 && 0 <= k2 < 64 && bit64(s->banks, k1) &&
+  @   bit64(s->banks, k2) &&
+  @   bits_below(s->banks, k1) == bits_below(s->banks, k2) ==> k1 == k2;
+  @ assigns out[0 .. 2 + nbanks];
+  @ ensures bytes: \result == 24 + 8 * nbanks;
+  @ ensures header: out[0] == vector && out[1] == HVIPI_FORMAT_SPARSE &&
+  @   out[2] == s->banks;
+  @ ensures words: \forall integer k; 0 <= k < 64 && bit64(s->banks, k) ==>
+  @   out[3 + bits_below(s->banks, k)] == s->word[k];
   @*/
-static void hvipi_fill_banks(uint64_t *page, uint32_t nbanks, uint32_t vector,
-			     uint64_t banks, const uint8_t rank[64],
-			     const unsigned long *mask, uint32_t nr_cpu_ids,
-			     const uint32_t *vp_index, uint32_t vp_ident,
-			     uint32_t self, bool exclude_self)
+static uint32_t hvipi_put_banks(uint64_t *out, uint32_t nbanks,
+				uint32_t vector, const struct hvipi_set *s,
+				const uint8_t rank[64])
 {
-	uint32_t i, cpu = 0, skip = exclude_self ? self : nr_cpu_ids;
+	uint64_t banks = s->banks;
+	uint32_t k;
 
-	/*@ loop invariant 3 <= i <= 3 + nbanks;
-	  @ loop invariant zeroed: \forall integer j; 3 <= j < i ==> page[j] == 0;
-	  @ loop assigns i, page[3 .. 2 + nbanks];
-	  @ loop variant 3 + nbanks - i;
+	out[0] = vector;
+	out[1] = HVIPI_FORMAT_SPARSE;
+	out[2] = banks;
+	/*@ loop invariant 0 <= k <= 64;
+	  @ loop invariant header: out[0] == vector &&
+	  @   out[1] == HVIPI_FORMAT_SPARSE && out[2] == banks;
+	  @ loop invariant words: \forall integer j; 0 <= j < k && bit64(banks, j) ==>
+	  @   out[3 + bits_below(banks, j)] == s->word[j];
+	  @ loop assigns k, out[3 .. 2 + nbanks];
+	  @ loop variant 64 - k;
 	  @*/
-	for (i = HVIPI_EX_HDR_WORDS; i < HVIPI_EX_HDR_WORDS + nbanks; i++)
-		page[i] = 0;
-
-	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
-	  @ loop invariant at_word: cpu % 64 == 0 || cpu == nr_cpu_ids;
-	  @ loop invariant words: \forall integer j, i;
-	  @   0 <= j < nbanks && 0 <= i < 64 ==>
-	  @   (bit64(page[3 + j], i) <==>
-	  @    bank_bit{Pre}(HVIPI_SEND, banks, cpu, j, i));
-	  @ loop assigns cpu, page[3 .. 2 + nbanks];
-	  @ loop variant nr_cpu_ids - cpu;
-	  @*/
-	while (cpu < nr_cpu_ids) {
-		/* One mask word: CPUs cpu .. end - 1. */
-		uint32_t end = nr_cpu_ids - cpu <= 64u ? nr_cpu_ids : cpu + 64u;
-		unsigned long word = mask[cpu / 64u];
-		uint32_t first;
-
-		/*@ assert word == ulong_at{Pre}(mask, cpu / 64); */
-		if (word == 0) {
-			/*@ assert empty_word: \forall integer c;
-			  @   cpu <= c < cpu + 64 ==> !cpu_in{Pre}(mask, c); */
-			/*@ assert skip: \forall integer jj, ii;
-			  @   bank_bit{Pre}(HVIPI_SEND, banks, end, jj, ii) <==>
-			  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii); */
-			cpu = end;
-			continue;
-		}
-		if (vp_ident >= 64u && cpu <= vp_ident - 64u &&
-		    cpu < HVIPI_VP_LIMIT &&
-		    !(exclude_self && self / 64u == cpu / 64u) &&
-		    (first = hvipi_first_bit(word)) < 64u) {
-			/* The word is bank cpu / 64's word: OR it in whole. */
-			uint32_t j = rank[cpu / 64u];
-			uint64_t old;
-
-			/*@ assert word_cpus: \forall integer c; cpu <= c < cpu + 64 ==>
-			  @   c / 64 == cpu / 64 && c % 64 == c - cpu; */
-			/*@ assert word_targets: \forall integer c;
-			  @   cpu <= c < cpu + 64 ==>
-			  @   (target{Pre}(HVIPI_SEND, c) <==> bit64(word, c - cpu)) &&
-			  @   \at(vp_index[c], Pre) == c; */
-			/*@ assert word_bits: \forall integer ii; bit64(word, ii) ==>
-			  @   target{Pre}(HVIPI_SEND, cpu + ii) &&
-			  @   u32_at{Pre}(vp_index, cpu + ii) == cpu + ii &&
-			  @   (cpu + ii) / 64 == cpu / 64 && (cpu + ii) % 64 == ii; */
-			/*@ assert witness: target{Pre}(HVIPI_SEND, cpu + first) &&
-			  @   u32_at{Pre}(vp_index, cpu + first) == cpu + first; */
-			/*@ assert j == bits_below(banks, cpu / 64) && j < nbanks; */
-			/*@ assert word_step_in: \forall integer ii; bit64(word, ii) ==>
-			  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 64, j, ii); */
-			/*@ assert word_step_old: \forall integer jj, ii;
-			  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 64, jj, ii) ==>
-			  @   (bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii) ||
-			  @    (jj == j && bit64(word, ii))); */
-			/*@ assert word_step: \forall integer jj, ii;
-			  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 64, jj, ii) <==>
-			  @   (bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii) ||
-			  @    (jj == j && bit64(word, ii))); */
-			old = page[HVIPI_EX_HDR_WORDS + j];
-			page[HVIPI_EX_HDR_WORDS + j] = old | word;
-			/*@ assert or_word: \forall integer i; 0 <= i < 64 ==>
-			  @   (bit64(page[3 + j], i) <==>
-			  @    (bit64(old, i) || bit64(word, i))); */
-			/*@ assert others: \forall integer k;
-			  @   0 <= k < nbanks && k != j ==>
-			  @   page[3 + k] == \at(page[3 + k], LoopCurrent); */
-			cpu = end;
-			continue;
-		}
-		/*@ loop invariant in_word: \at(cpu, LoopEntry) <= cpu <= end;
-		  @ loop invariant words: \forall integer j, i;
-		  @   0 <= j < nbanks && 0 <= i < 64 ==>
-		  @   (bit64(page[3 + j], i) <==>
-		  @    bank_bit{Pre}(HVIPI_SEND, banks, cpu, j, i));
-		  @ loop assigns cpu, page[3 .. 2 + nbanks];
-		  @ loop variant end - cpu;
-		  @*/
-		while (cpu < end) {
-			uint32_t vp;
-
-			/*@ assert cpu / 64 == \at(cpu, LoopEntry) / 64; */
-			if (((word >> (cpu % 64u)) & 1u) != 0 && cpu != skip) {
-				/*@ assert is_target: target{Pre}(HVIPI_SEND, cpu); */
-				vp = vp_index[cpu];
-				/*@ assert vp == u32_at{Pre}(vp_index, cpu); */
-				if (vp < HVIPI_VP_LIMIT) {
-					uint32_t j = rank[vp / 64u];
-					uint64_t old = page[HVIPI_EX_HDR_WORDS + j];
-
-					/*@ assert j == bits_below(banks, vp / 64) && j < nbanks; */
-					/*@ assert step_in: \forall integer jj, ii;
-					  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 1, jj, ii) <==>
-					  @   (bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii) ||
-					  @    (jj == j && ii == vp % 64)); */
-					page[HVIPI_EX_HDR_WORDS + j] = old | (1ull << (vp % 64u));
-					/*@ assert set_bit: \forall integer i; 0 <= i < 64 ==>
-					  @   (bit64(page[3 + j], i) <==>
-					  @    (bit64(old, i) || i == vp % 64)); */
-					/*@ assert others: \forall integer k;
-					  @   0 <= k < nbanks && k != j ==>
-					  @   page[3 + k] == \at(page[3 + k], LoopCurrent); */
-				} else {
-					/*@ assert step_big: \forall integer jj, ii;
-					  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 1, jj, ii) <==>
-					  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii); */
-				}
-			} else {
-				/*@ assert not_target: !target{Pre}(HVIPI_SEND, cpu); */
-				/*@ assert step_none: \forall integer jj, ii;
-				  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu + 1, jj, ii) <==>
-				  @   bank_bit{Pre}(HVIPI_SEND, banks, cpu, jj, ii); */
-			}
-			cpu++;
-		}
-	}
-	page[0] = vector;
-	page[1] = HVIPI_FORMAT_SPARSE;
-	page[2] = banks;
-}
-
-/* Does the target set (self kept) equal the present set? */
-/*@ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
-  @ requires \valid_read(present + (0 .. mask_words(nr_cpu_ids) - 1));
-  @ assigns \nothing;
-  @ ensures same: \result <==> same_cpus(mask, present, nr_cpu_ids);
-  @*/
-static bool hvipi_same_set(const unsigned long *mask,
-			   const unsigned long *present, uint32_t nr_cpu_ids)
-{
-	uint32_t cpu = 0;
-
-	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
-	  @ loop invariant same: \forall integer c; 0 <= c < cpu ==>
-	  @   (cpu_in(mask, c) <==> cpu_in(present, c));
-	  @ loop assigns cpu;
-	  @ loop variant nr_cpu_ids - cpu;
-	  @*/
-	while (cpu < nr_cpu_ids) {
-		unsigned long a = mask[cpu / 64u], p = present[cpu / 64u];
-
-		if (cpu % 64u == 0 && a == p) {
-			/*@ assert same_word: \forall integer c;
-			  @   cpu <= c < cpu + 64 ==>
-			  @   (cpu_in(mask, c) <==> cpu_in(present, c)); */
-			cpu = nr_cpu_ids - cpu <= 64u ? nr_cpu_ids : cpu + 64u;
-			continue;
-		}
-		if (((a >> (cpu % 64u)) & 1u) != ((p >> (cpu % 64u)) & 1u))
-			return false;
-		cpu++;
-	}
-	return true;
+	for (k = 0; k < 64u; k++)
+		if ((banks >> k) & 1u)
+			out[HVIPI_EX_HDR_WORDS + rank[k]] = s->word[k];
+	return HVIPI_EX_HDR_BYTES + 8u * nbanks;
 }
 
 /*
@@ -522,32 +701,24 @@ static void hvipi_encode_all(struct hvipi_plan *plan, uint64_t *page,
 }
 
 /*
- * A sparse Ex send: the compacted banks of @banks (the non-empty banks of
- * the target set, all of whose VPs are below 4096) written to plan.input
- * as an XMM-fast call when @hints has XMM input and there are at most 11
- * of them; else to the page, or a NO_PAGE fallback when the page cannot
- * hold them.  The target set is the one at entry (label Pre).
+ * A sparse Ex send of the set @s (every target VP known and below 4096):
+ * its compacted banks written to plan.input as an XMM-fast call when
+ * @hints has XMM input and there are at most 11 of them; else to the page,
+ * or a NO_PAGE fallback when the page cannot hold them.  Only @s is read:
+ * the caller's masks were read once, by hvipi_collect().
  */
 /*@ requires \valid(plan);
-  @ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
-  @ requires \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires \valid_read(s);
   @ requires page == \null || \valid(page + (0 .. page_size / 8 - 1));
-  @ requires \separated(plan, mask + (0 .. mask_words(nr_cpu_ids) - 1),
-  @   vp_index + (0 .. nr_cpu_ids - 1), page + (0 .. page_size / 8 - 1));
-  @ requires \separated(page + (0 .. page_size / 8 - 1),
-  @   mask + (0 .. mask_words(nr_cpu_ids) - 1),
-  @   vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires \separated(plan, s, page + (0 .. page_size / 8 - 1));
+  @ requires \separated(s, page + (0 .. page_size / 8 - 1));
   @ requires vector_ok(vector);
-  @ requires banks_def: \forall integer k; 0 <= k < 64 ==>
-  @   (bit64(banks, k) <==> bank_used(HVIPI_SEND, k));
-  @ requires all_known: \forall integer c; target(HVIPI_SEND, c) ==>
-  @   vp_index[c] < 4096;
-  @ requires ident: vp_ident <= nr_cpu_ids && vp_identity(vp_index, vp_ident);
+  @ requires dense_banks: \forall integer k; 0 <= k < 64 ==>
+  @   (bit64(s->banks, k) <==> \exists integer i; 0 <= i < 64 &&
+  @     bit64(s->word[k], i));
   @ assigns *plan, page[0 .. page_size / 8 - 1];
-  @ ensures bank_set: plan->valid_bank_mask == banks;
+  @ ensures bank_set: plan->valid_bank_mask == \old(s->banks);
   @ ensures bank_count: plan->banks == popcount64(plan->valid_bank_mask);
-  @ ensures zero_regs: plan->kind != HVIPI_PLAN_EX_XMM ==>
-  @   plan->rdx == 0 && plan->r8 == 0;
   @ ensures xmm_exact: xmm_fits(hints, plan->banks) ==>
   @   plan->kind == HVIPI_PLAN_EX_XMM && plan->reason == HVIPI_FB_NONE;
   @ ensures sparse_exact: !xmm_fits(hints, plan->banks) &&
@@ -563,17 +734,10 @@ static void hvipi_encode_all(struct hvipi_plan *plan, uint64_t *page,
   @ ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_XMM ==>
   @   \forall integer k; bit64(plan->input[2], k) ==>
   @     bits_below(plan->input[2], k) < plan->banks &&
-  @     plan->input[3 + bits_below(plan->input[2], k)] != 0;
-  @ ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_XMM ==>
-  @   \forall integer v; 0 <= v < 4096 && bit64(plan->input[2], v / 64) ==>
-  @     (bit64(plan->input[3 + bits_below(plan->input[2], v / 64)], v % 64)
-  @      <==> vp_target{Pre}(HVIPI_SEND, v));
-  @ ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_XMM ==>
-  @   \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
-  @     sparse_reads(&plan->input[0], \old(vp_index[c]));
-  @ ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_XMM ==>
-  @   \forall integer v; sparse_reads(&plan->input[0], v) ==>
-  @     vp_target{Pre}(HVIPI_SEND, v);
+  @     plan->input[3 + bits_below(plan->input[2], k)] == \old(s->word[k]);
+  @ ensures reads: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @   \forall integer v; sparse_reads(&plan->input[0], v) <==>
+  @     (0 <= v < 4096 && bit64(\old(s->word[v / 64]), v % 64));
   @ ensures well_formed: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
   @   ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, plan->banks) &&
   @   ex_header(page, vector, HVIPI_FORMAT_SPARSE) &&
@@ -582,67 +746,32 @@ static void hvipi_encode_all(struct hvipi_plan *plan, uint64_t *page,
   @ ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
   @   \forall integer k; bit64(page[2], k) ==>
   @     bits_below(page[2], k) < plan->banks &&
-  @     page[3 + bits_below(page[2], k)] != 0;
-  @ ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @   \forall integer v; 0 <= v < 4096 && bit64(page[2], v / 64) ==>
-  @     (bit64(page[3 + bits_below(page[2], v / 64)], v % 64) <==>
-  @      vp_target{Pre}(HVIPI_SEND, v));
-  @ ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @   \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
-  @     sparse_reads(page, \old(vp_index[c]));
-  @ ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @   \forall integer v; sparse_reads(page, v) ==>
-  @     vp_target{Pre}(HVIPI_SEND, v);
+  @     page[3 + bits_below(page[2], k)] == \old(s->word[k]);
+  @ ensures reads: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
+  @   \forall integer v; sparse_reads(page, v) <==>
+  @     (0 <= v < 4096 && bit64(\old(s->word[v / 64]), v % 64));
   @ ensures page_bounds: plan->bytes <= page_size &&
   @   \forall integer i; plan->bytes / 8 <= i < page_size / 8 ==>
   @     page[i] == \old(page[i]);
   @*/
 static void hvipi_encode_sparse(struct hvipi_plan *plan, uint64_t *page,
 				uint32_t page_size, uint32_t vector,
-				uint64_t banks, const unsigned long *mask,
-				uint32_t nr_cpu_ids, const uint32_t *vp_index,
-				uint32_t vp_ident, uint32_t self,
-				bool exclude_self, uint32_t hints)
+				const struct hvipi_set *s, uint32_t hints)
 {
 	uint8_t rank[64];
-	uint32_t nbanks = hvipi_rank(banks, rank);
+	uint32_t bytes, nbanks = hvipi_rank(s->banks, rank);
 
-	/* The reading of a compacted set, before anything is written. */
-	/*@ assert fits_v: \forall integer v; 0 <= v < 4096 && bit64(banks, v / 64) ==>
-	  @   0 <= bits_below(banks, v / 64) < nbanks; */
-	/*@ assert lost: \forall integer c; target(HVIPI_SEND, c) ==>
-	  @   vp_index[c] < 4096 && bit64(banks, vp_index[c] / 64) &&
-	  @   bits_below(banks, vp_index[c] / 64) < nbanks &&
-	  @   bank_bit(HVIPI_SEND, banks, nr_cpu_ids,
-	  @            bits_below(banks, vp_index[c] / 64), vp_index[c] % 64); */
-	/*@ assert spurious: \forall integer v;
-	  @   0 <= v < 4096 && bit64(banks, v / 64) &&
-	  @   bank_bit(HVIPI_SEND, banks, nr_cpu_ids, bits_below(banks, v / 64),
-	  @            v % 64) ==> vp_target(HVIPI_SEND, v); */
-	/*@ assert nonempty: \forall integer k; 0 <= k < 64 && bit64(banks, k) ==>
-	  @   \exists integer i; 0 <= i < 64 &&
-	  @   bank_bit(HVIPI_SEND, banks, nr_cpu_ids, bits_below(banks, k), i); */
-	/*@ assert lost_v: \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
-	  @   \at(vp_index[c], Pre) < 4096 &&
-	  @   bit64(banks, \at(vp_index[c], Pre) / 64) &&
-	  @   vp_target{Pre}(HVIPI_SEND, \at(vp_index[c], Pre)); */
 	if ((hints & HVIPI_HINT_XMM_INPUT) && nbanks <= HVIPI_XMM_BANKS_MAX) {
 		/* XMM-fast: the same input, in the plan's 14 words. */
 		uint32_t i;
 
-		hvipi_fill_banks(plan->input, nbanks, vector, banks, rank, mask,
-				 nr_cpu_ids, vp_index, vp_ident, self,
-				 exclude_self);
+		(void)hvipi_put_banks(plan->input, nbanks, vector, s, rank);
 		/*@ ghost XFilled: ; */
-		/*@ assert xmm_page_kept: \forall integer j; 0 <= j < page_size / 8 ==>
-		  @   page[j] == \at(page[j], Pre); */
 		/*@ loop invariant 3 + nbanks <= i <= 14;
 		  @ loop invariant zeroed: \forall integer j; 3 + nbanks <= j < i ==>
 		  @   plan->input[j] == 0;
 		  @ loop invariant kept: \forall integer j; 0 <= j < 3 + nbanks ==>
 		  @   plan->input[j] == \at(plan->input[j], XFilled);
-		  @ loop invariant page_kept: \forall integer j;
-		  @   0 <= j < page_size / 8 ==> page[j] == \at(page[j], Pre);
 		  @ loop assigns i, plan->input[3 + nbanks .. 13];
 		  @ loop variant 14 - i;
 		  @*/
@@ -654,84 +783,50 @@ static void hvipi_encode_sparse(struct hvipi_plan *plan, uint64_t *page,
 		plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, true, nbanks);
 		plan->rdx = vector;
 		plan->r8 = HVIPI_FORMAT_SPARSE;
-		plan->valid_bank_mask = banks;
+		plan->valid_bank_mask = s->banks;
 		plan->banks = nbanks;
 		plan->bytes = 0;
 		/*@ assert xmm_kept: \forall integer j; 0 <= j < 14 ==>
 		  @   plan->input[j] == \at(plan->input[j], XZeroed); */
-		/*@ assert xmm_page_untouched: \forall integer j;
-		  @   0 <= j < page_size / 8 ==> page[j] == \at(page[j], XZeroed); */
 		/*@ assert xmm_hdr: plan->input[0] == vector &&
-		  @   plan->input[1] == HVIPI_FORMAT_SPARSE && plan->input[2] == banks; */
-		/*@ assert xmm_words: \forall integer j, i;
-		  @   0 <= j < nbanks && 0 <= i < 64 ==>
-		  @   (bit64(plan->input[3 + j], i) <==>
-		  @    bank_bit{Pre}(HVIPI_SEND, banks, nr_cpu_ids, j, i)); */
-		/*@ assert xmm_nonzero: \forall integer k;
-		  @   0 <= k < 64 && bit64(banks, k) ==>
-		  @   bits_below(banks, k) < nbanks &&
-		  @   plan->input[3 + bits_below(banks, k)] != 0; */
-		/*@ assert xmm_cover: \forall integer v;
-		  @   0 <= v < 4096 && bit64(banks, v / 64) ==>
-		  @   (bit64(plan->input[3 + bits_below(banks, v / 64)], v % 64) <==>
-		  @    vp_target{Pre}(HVIPI_SEND, v)); */
-		/*@ assert xmm_lost: \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
-		  @   0 <= u32_at{Pre}(vp_index, c) < 4096 &&
-		  @   bit64(plan->input[2], u32_at{Pre}(vp_index, c) / 64) &&
-		  @   bit64(plan->input[3 + bits_below(plan->input[2],
-		  @                                   u32_at{Pre}(vp_index, c) / 64)],
-		  @         u32_at{Pre}(vp_index, c) % 64); */
+		  @   plan->input[1] == HVIPI_FORMAT_SPARSE &&
+		  @   plan->input[2] == s->banks; */
+		/*@ assert xmm_words: \forall integer k; 0 <= k < 64 &&
+		  @   bit64(s->banks, k) ==> bits_below(s->banks, k) < nbanks &&
+		  @   plan->input[3 + bits_below(s->banks, k)] == s->word[k]; */
 		return;
 	}
 	if (!page || page_size < HVIPI_EX_HDR_BYTES + 8u * nbanks) {
 		hvipi_fallback(plan, HVIPI_FB_NO_PAGE);
-		plan->valid_bank_mask = banks;
+		plan->valid_bank_mask = s->banks;
 		plan->banks = nbanks;
 		return;
 	}
 	/*@ assert room: 3 + nbanks <= page_size / 8; */
-	hvipi_fill_banks(page, nbanks, vector, banks, rank, mask, nr_cpu_ids,
-			 vp_index, vp_ident, self, exclude_self);
+	bytes = hvipi_put_banks(page, nbanks, vector, s, rank);
 	/*@ ghost Filled: ; */
-	/*@ assert untouched: \forall integer i; 3 + nbanks <= i < page_size / 8 ==>
-	  @   page[i] == \at(page[i], Pre); */
-	/*@ assert filled: \forall integer j, i; 0 <= j < nbanks && 0 <= i < 64 ==>
-	  @   (bit64(page[3 + j], i) <==>
-	  @    bank_bit{Pre}(HVIPI_SEND, banks, nr_cpu_ids, j, i)); */
+	/*@ assert filled: \forall integer k; 0 <= k < 64 &&
+	  @   bit64(\at(s->banks, Pre), k) ==>
+	  @   bits_below(\at(s->banks, Pre), k) < nbanks &&
+	  @   page[3 + bits_below(\at(s->banks, Pre), k)] == \at(s->word[k], Pre); */
 	plan->kind = HVIPI_PLAN_EX_SPARSE;
 	plan->reason = HVIPI_FB_NONE;
 	plan->control = hvipi_control(HVIPI_CALL_SEND_IPI_EX, false, nbanks);
 	plan->rdx = 0;
 	plan->r8 = 0;
-	plan->valid_bank_mask = banks;
+	plan->valid_bank_mask = s->banks;
 	plan->banks = nbanks;
-	plan->bytes = HVIPI_EX_HDR_BYTES + 8u * nbanks;
-	/*@ assert words_kept: \forall integer j; 0 <= j < 3 + nbanks ==>
-	  @   page[j] == \at(page[j], Filled); */
+	plan->bytes = bytes;
 	/*@ assert page_kept: \forall integer j; 0 <= j < page_size / 8 ==>
 	  @   page[j] == \at(page[j], Filled); */
 	/*@ assert tail_kept: \forall integer j; 3 + nbanks <= j < page_size / 8 ==>
 	  @   page[j] == \at(page[j], Pre); */
-
 	/*@ assert hdr: page[0] == vector && page[1] == HVIPI_FORMAT_SPARSE &&
-	  @   page[2] == banks; */
-	/*@ assert bytes: plan->bytes / 8 == 3 + nbanks &&
-	  @   plan->bytes <= page_size && plan->banks == nbanks; */
-
-	/*@ assert words: \forall integer j, i; 0 <= j < nbanks && 0 <= i < 64 ==>
-	  @   (bit64(page[3 + j], i) <==>
-	  @    bank_bit{Pre}(HVIPI_SEND, banks, nr_cpu_ids, j, i)); */
-	/*@ assert words_nonzero: \forall integer k; 0 <= k < 64 && bit64(banks, k) ==>
-	  @   bits_below(banks, k) < nbanks &&
-	  @   page[3 + bits_below(banks, k)] != 0; */
-	/*@ assert words_v: \forall integer v; 0 <= v < 4096 && bit64(banks, v / 64) ==>
-	  @   0 <= bits_below(banks, v / 64) < nbanks &&
-	  @   (bit64(page[3 + bits_below(banks, v / 64)], v % 64) <==>
-	  @    bank_bit{Pre}(HVIPI_SEND, banks, nr_cpu_ids,
-	  @                  bits_below(banks, v / 64), v % 64)); */
-	/*@ assert cover_v: \forall integer v; 0 <= v < 4096 && bit64(banks, v / 64) ==>
-	  @   (bit64(page[3 + bits_below(banks, v / 64)], v % 64) <==>
-	  @    vp_target{Pre}(HVIPI_SEND, v)); */
+	  @   page[2] == \at(s->banks, Pre); */
+	/*@ assert words: \forall integer k; 0 <= k < 64 &&
+	  @   bit64(\at(s->banks, Pre), k) ==>
+	  @   bits_below(\at(s->banks, Pre), k) < nbanks &&
+	  @   page[3 + bits_below(\at(s->banks, Pre), k)] == \at(s->word[k], Pre); */
 }
 
 /*
@@ -815,9 +910,16 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		     bool exclude_self, uint32_t vector, uint32_t hints,
 		     uint64_t *page, uint32_t page_size)
 {
-	struct hvipi_scan s = hvipi_scan(mask, nr_cpu_ids, vp_index, vp_ident,
-					 self, exclude_self);
+	struct hvipi_set s;
 
+	/*@ ghost hvipi_words_next = 0; */
+	hvipi_collect(&s, mask, present, nr_cpu_ids, vp_index, vp_ident, self,
+		      exclude_self);
+	/*@ assert dense_v: \forall integer v; 0 <= v < 4096 ==>
+	  @   (bit64(s.word[v / 64], v % 64) <==> vp_target{Pre}(HVIPI_SEND, v)); */
+	/*@ assert dense_banks: \forall integer k; 0 <= k < 64 ==>
+	  @   (bit64(s.banks, k) <==> \exists integer i; 0 <= i < 64 &&
+	  @     bit64(s.word[k], i)); */
 	if (!s.any) {
 		hvipi_plan_clear(plan);
 		return;
@@ -831,11 +933,12 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		return;
 	}
 	if (!s.unknown && !s.high && !s.huge) {
-		hvipi_encode_fast(plan, vector, s.low);
+		/*@ assert fast_word: \forall integer v; 0 <= v < 64 ==>
+		  @   (bit64(s.word[0], v) <==> vp_target{Pre}(HVIPI_SEND, v)); */
+		hvipi_encode_fast(plan, vector, s.word[0]);
 		return;
 	}
-	if ((hints & HVIPI_HINT_EX_MASKS) && present && !exclude_self &&
-	    hvipi_same_set(mask, present, nr_cpu_ids)) {
+	if ((hints & HVIPI_HINT_EX_MASKS) && s.same && !exclude_self) {
 		if (!page || page_size < HVIPI_EX_HDR_BYTES)
 			hvipi_fallback(plan, HVIPI_FB_NO_PAGE);
 		else
@@ -854,9 +957,7 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		hvipi_fallback(plan, HVIPI_FB_VP_TOO_BIG);
 		return;
 	}
-	hvipi_encode_sparse(plan, page, page_size, vector, s.banks, mask,
-			    nr_cpu_ids, vp_index, vp_ident, self, exclude_self,
-			    hints);
+	hvipi_encode_sparse(plan, page, page_size, vector, &s, hints);
 }
 
 void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,

@@ -125,6 +125,13 @@ struct hvipi_plan {
 #include "../spec/hvipi_xmm.h"
 #endif
 
+/*
+ * Ghost cursor of the mask reads of one hvipi_plan_mask() call: the lowest
+ * mask word index a read may still use (src/hvipi.c, hvipi_read_words()).
+ * Proof only; no build but Frama-C's sees it.
+ */
+/*@ ghost extern uint32_t hvipi_words_next; */
+
 /* The target set of a send, as the spec's predicates take it. */
 #define HVIPI_SEND mask, nr_cpu_ids, vp_index, self, exclude_self
 
@@ -137,7 +144,10 @@ struct hvipi_plan {
  * @mask:         target cpumask, HVIPI_MASK_WORDS(nr_cpu_ids) words
  *                (cpumask_bits()); bits at or beyond nr_cpu_ids are ignored
  * @present:      the present-CPU mask, or NULL; the "all" format is used
- *                only when the target set equals it and self is not excluded
+ *                only when the target set equals it and self is not
+ *                excluded.  Pass it only when the present CPUs' VPs are the
+ *                partition's VPs (present_partition): the "all" format
+ *                interrupts every VP of the partition
  * @nr_cpu_ids:   number of CPU ids; no table entry at or beyond it is read
  * @vp_index:     VP of each CPU, HVIPI_VP_INVAL when not known
  * @vp_ident:     CPUs 0 .. vp_ident - 1 are their own VPs (vp_index[c] == c):
@@ -167,16 +177,21 @@ struct hvipi_plan {
   @ requires separated: \separated(plan,
   @   mask + (0 .. mask_words(nr_cpu_ids) - 1),
   @   vp_index + (0 .. nr_cpu_ids - 1), page + (0 .. page_size / 8 - 1));
+  @ requires present_partition: present == \null ||
+  @   present_is_partition(present, nr_cpu_ids, vp_index);
   @ requires separated_present: present == \null ||
   @   \separated(present + (0 .. mask_words(nr_cpu_ids) - 1),
   @               plan, page + (0 .. page_size / 8 - 1));
-  @ assigns *plan, page[0 .. page_size / 8 - 1];
+  @ assigns *plan, page[0 .. page_size / 8 - 1], hvipi_words_next;
   @
+  @ ensures read_once: hvipi_words_next == mask_words(nr_cpu_ids);
   @ ensures reason_iff_fallback:
   @   (plan->reason == HVIPI_FB_NONE) <==> (plan->kind != HVIPI_PLAN_FALLBACK);
   @ ensures page_bounds: plan->bytes <= page_size &&
   @   \forall integer i; plan->bytes / 8 <= i < page_size / 8 ==>
   @     page[i] == \old(page[i]);
+  @ ensures no_input: plan->kind == HVIPI_PLAN_NONE ||
+  @   plan->kind == HVIPI_PLAN_FALLBACK ==> plan->bytes == 0;
   @
   @ behavior nothing_to_do:
   @   assumes no_target(HVIPI_SEND);
@@ -215,8 +230,13 @@ struct hvipi_plan {
   @     ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, 0) &&
   @     ex_header(page, vector, HVIPI_FORMAT_ALL) && page[2] == 0 &&
   @     plan->bytes == HVIPI_EX_HDR_BYTES;
-  @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_ALL ==>
+  @   ensures all_cpus: plan->kind == HVIPI_PLAN_EX_ALL ==>
   @     exclude_self == 0 && same_cpus{Pre}(mask, present, nr_cpu_ids);
+  @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_ALL ==>
+  @     \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
+  @       all_reads(\old(vp_index[c]));
+  @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_ALL ==>
+  @     \forall integer v; all_reads(v) ==> vp_target{Pre}(HVIPI_SEND, v);
   @ behavior vp_unknown:
   @   assumes sel_sparse(mask, present, nr_cpu_ids, vp_index, self,
   @     exclude_self, vector, hints) && some_vp_unknown(HVIPI_SEND);
@@ -326,6 +346,8 @@ uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids);
   @ ensures page_bounds: plan->bytes <= page_size &&
   @   \forall integer i; plan->bytes / 8 <= i < page_size / 8 ==>
   @     page[i] == \old(page[i]);
+  @ ensures no_input: plan->kind == HVIPI_PLAN_NONE ||
+  @   plan->kind == HVIPI_PLAN_FALLBACK ==> plan->bytes == 0;
   @
   @ behavior nothing_to_do:
   @   assumes cpu >= nr_cpu_ids;

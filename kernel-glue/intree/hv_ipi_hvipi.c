@@ -15,6 +15,7 @@
 #include <linux/irqflags.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/printk.h>
 #include <linux/smp.h>
 #include <asm/fpu/api.h>
 #include <asm/io.h>
@@ -22,6 +23,7 @@
 #include <asm/simd.h>
 
 #include "hvipi.h"
+#include "hvipi_assume.h"
 #include "hvipi_hcall.h"
 #include "hv_ipi_hvipi.h"
 
@@ -63,10 +65,89 @@ static u64 hv_hvipi_issue(const struct hvipi_plan *plan, u64 *page)
 					 plan->rdx, plan->r8, &plan->input[2]);
 		kernel_fpu_end();
 		return status;
-	default:
+	case HVIPI_PLAN_EX_SPARSE:
+	case HVIPI_PLAN_EX_ALL:
+		/* the core plans these only with a page; never pass GPA 0 */
+		if (unlikely(!page))
+			return HV_STATUS_INVALID_HYPERCALL_CODE;
 		return hvipi_hcall_mem(hv_hypercall_pg, plan->control,
 				       virt_to_phys(page));
+	default:
+		/* not a hypercall plan: fail closed, the caller falls back */
+		return HV_STATUS_INVALID_HYPERCALL_CODE;
 	}
+}
+
+/*
+ * Set once by hv_hvipi_init() (from hv_apic_init(), before the ops are
+ * installed): the VP table can be indexed up to nr_cpu_ids.  Until then,
+ * or when it is not, every send falls back to the native APIC.
+ */
+static bool hv_hvipi_ready __ro_after_init;
+
+/*
+ * present_partition: the present mask handed to the core, cpu_present_mask
+ * or NULL (then the core never uses the Ex "all" format, which interrupts
+ * every VP of the partition, and sends a sparse VP set instead).  Set by
+ * hv_hvipi_init() with the module's check (hvipi_partition_blocker(),
+ * hvipi_assume.h): present == possible == nr_cpu_ids CPUs and as many
+ * enabled processors, and no online-capable one, in the ACPI MADT.  At
+ * hv_apic_init() time (x86_platform.apic_post_init, from late_time_init)
+ * acpi_early_init() has run and the MADT has been parsed (acpi_boot_init()
+ * in setup_arch()), so acpi_get_table() can map it.  The MADT count, not
+ * Linux's own num_processors/disabled_cpus, because Linux drops some
+ * entries without counting them (e.g. x2APIC IDs the APIC driver cannot
+ * use), and those are exactly VPs the kernel did not bring up.
+ */
+static const struct cpumask *hv_hvipi_present __ro_after_init;
+
+/* vp_injective scratch (512 bytes), boot only. */
+static __initdata DECLARE_BITMAP(hv_hvipi_vp_seen, HVIPI_VP_LIMIT);
+
+bool __init hv_hvipi_init(void)
+{
+	struct hvipi_madt_cpus c;
+	const char *why;
+	u32 a, b, vp;
+
+	if (!hv_hypercall_pg || !hv_vp_index) {
+		pr_warn("Hyper-V: hvipi: no hypercall page or VP index table: native IPIs\n");
+		return false;
+	}
+	/*
+	 * hv_vp_index has num_possible_cpus() entries but is indexed by CPU
+	 * id, and the core reads it up to nr_cpu_ids (facts 5.8): with sparse
+	 * possible CPU ids it is shorter than that.  Same check as the module
+	 * (hvipi_main.c, hvipi_switch_blocker()).
+	 */
+	if (num_possible_cpus() != nr_cpu_ids) {
+		pr_warn("Hyper-V: hvipi: possible CPU ids are sparse (%u possible, nr_cpu_ids %u): hv_vp_index is shorter than nr_cpu_ids; native IPIs\n",
+			num_possible_cpus(), nr_cpu_ids);
+		return false;
+	}
+	/*
+	 * vp_injective(hv_vp_index, nr_cpu_ids) for the entries known now (at
+	 * hv_apic_init() only the boot CPU's; VP_INVAL and VPs >= 4096 are
+	 * skipped).  Entries hv_cpu_init() fills in later, as the other CPUs
+	 * come up, are trusted to be distinct: Hyper-V gives each VP its own
+	 * index.
+	 */
+	if (!hvipi_vp_injective(hv_vp_index, nr_cpu_ids, hv_hvipi_vp_seen,
+				&a, &b, &vp)) {
+		pr_warn("Hyper-V: hvipi: CPUs %u and %u both have VP %u in hv_vp_index (vp_injective does not hold); native IPIs\n",
+			a, b, vp);
+		return false;
+	}
+	why = hvipi_partition_blocker(&c);
+	hv_hvipi_present = why ? NULL : cpu_present_mask;
+	if (why)
+		pr_info("Hyper-V: hvipi: Ex \"all\" format off, sparse VP sets only: %s (present %u, possible %u, nr_cpu_ids %u; MADT %s: %u enabled, %u online-capable)\n",
+			why, num_present_cpus(), num_possible_cpus(),
+			nr_cpu_ids, c.read ? "read" : "not read", c.enabled,
+			c.online_capable);
+	hv_hvipi_ready = true;
+	hv_hvipi_vp_index_changed();
+	return true;
 }
 
 /*
@@ -93,18 +174,31 @@ static bool hv_hvipi_send(const struct cpumask *mask, int cpu, int vector,
 	u64 *page = NULL;
 	u32 hints;
 
-	if (!hv_hypercall_pg || !hv_vp_index)
+	if (!READ_ONCE(hv_hvipi_ready) || !hv_hypercall_pg || !hv_vp_index)
 		return false;
-	hints = hv_hvipi_hints();
 
 	local_irq_save(flags);
-	/* An NMI (vector 2) or any vector the core rejects: no page access. */
+	/*
+	 * The hints with interrupts off: whether this context may use the FPU
+	 * (may_use_simd(), for the XMM-input hint) must be the answer for the
+	 * CPU and context that then issues the call, as in the module.
+	 */
+	hints = hv_hvipi_hints();
+	/*
+	 * An NMI (vector 2) or any vector the core rejects: no page access.
+	 * Nor in NMI context: an NMI may hit between an interrupted send's
+	 * page write and its hypercall, and an IPI sent by the NMI handler
+	 * (irq_work_queue() -> send_IPI_self) would overwrite that input.
+	 * Without a page the core plans FAST or falls back (NO_PAGE).
+	 */
 	if (vector >= (int)HVIPI_VECTOR_MIN && vector <= (int)HVIPI_VECTOR_MAX &&
-	    hyperv_pcpu_input_arg)
+	    !in_nmi() && hyperv_pcpu_input_arg)
 		page = *this_cpu_ptr(hyperv_pcpu_input_arg);
 	if (mask)
 		hvipi_plan_mask(&plan, cpumask_bits(mask),
-				cpumask_bits(cpu_present_mask), nr_cpu_ids,
+				hv_hvipi_present ?
+				cpumask_bits(hv_hvipi_present) : NULL,
+				nr_cpu_ids,
 				hv_vp_index, READ_ONCE(hv_hvipi_vp_ident),
 				smp_processor_id(), exclude_self,
 				(u32)vector, hints, page,

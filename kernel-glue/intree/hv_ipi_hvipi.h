@@ -10,8 +10,17 @@
 #define _HV_IPI_HVIPI_H
 
 #include <linux/cpumask.h>
+#include <linux/init.h>
 #include <linux/types.h>
 
+/*
+ * Call from hv_apic_init() before installing the IPI ops; install them only
+ * when it returns true.  It checks hv_vp_index can be indexed up to
+ * nr_cpu_ids and that no two CPUs share a VP (vp_injective), and decides
+ * whether the core may use the Ex "all" format (present_partition); until
+ * it has returned true both send functions return false.
+ */
+bool __init hv_hvipi_init(void);
 bool hv_hvipi_send_mask(const struct cpumask *mask, int vector,
 			bool exclude_self);
 bool hv_hvipi_send_one(int cpu, int vector);

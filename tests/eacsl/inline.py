@@ -1190,16 +1190,20 @@ def wrap_lines(printed, old):
 
 
 # E-ACSL 25 overflows its stack on any term that reads a _Bool field of a
-# struct (\\result.any, s.any), so hvipi_scan, which returns one, is left
-# out of the instrumentation (EACSL_EXCLUDE).  Its contract is checked at
-# its call site instead: right after `struct hvipi_scan s = hvipi_scan(..);`
-# an assertion per ensures, with \\result.f read as s.f, and a _Bool field
-# read as the byte that holds it (*(unsigned char *)&s.f, 0 or 1, which
-# E-ACSL takes).  The arguments must be the formals' own names, and the
-# clauses free of \\old and \\at: then each assertion is the ensures itself
-# in the caller's state just after the return (hvipi_scan assigns nothing,
-# which WP proves).  Its requires become assertions just before the call.
-CALLSITE_FN = 'hvipi_scan'
+# struct (\\result.any, s.any).  A function that returned such a struct
+# could be left out of the instrumentation (EACSL_EXCLUDE) and have its
+# contract checked at its call site instead: right after
+# `struct T s = fn(..);` an assertion per ensures, with \\result.f read as
+# s.f, and a _Bool field read as the byte that holds it
+# (*(unsigned char *)&s.f, 0 or 1, which E-ACSL takes).  The arguments must
+# be the formals' own names, and the clauses free of \\old and \\at: then
+# each assertion is the ensures itself in the caller's state just after the
+# return.  Its requires become assertions just before the call.
+# CALLSITE_FN names that function; None since the single-pass core
+# (hvipi_collect() fills a struct hvipi_set through a pointer, and its
+# contract speaks of the caller's state at entry, {Pre}): the collect
+# functions are excluded (EACSL_EXCLUDE) and not checked at a call site.
+CALLSITE_FN = None
 
 
 def callsite(text, log):
@@ -1257,6 +1261,38 @@ def callsite(text, log):
     return ''.join(out)
 
 
+# Predicates of spec/ declared in an axiomatic block with no definition
+# (the partition's VPs: spec/hvipi_receiver.h).  E-ACSL 25 cannot evaluate
+# them (it emits a C function with no return), so a requires or ensures
+# that names one becomes \\true in the copy, its lines kept; the log says
+# which.  They are the "all" format's receiver clauses and the glue's
+# present_partition precondition: proven by WP, not checked at run time.
+UNINTERPRETED = ('all_reads', 'present_is_partition', 'partition_vp')
+
+
+def drop_uninterpreted(text, log, fname):
+    out, pos = [], 0
+    for m in re.finditer(r'/\*@(.*?)\*/', text, re.S):
+        block = m.group(1)
+        if re.match(r'\s*(ghost|logic|predicate|lemma|axiomatic|type|global)\b', block):
+            continue
+        for c in re.finditer(r'\b(requires|ensures)(\s+\w+\s*:(?!:))?(.*?);'
+                             r'(?=(?:\s|@)*(?:(?:requires|ensures|assigns|assumes|behavior|'
+                             r'complete|disjoint)\b|$))', block, re.S):
+            if not any(re.search(r'\b%s\s*\(' % u, c.group(3)) for u in UNINTERPRETED):
+                continue
+            a = m.start(1) + c.start(3)
+            b = m.start(1) + c.end(3)
+            out.append(text[pos:a])
+            out.append(' \\true' + '\n  @' * text[a:b].count('\n'))
+            pos = b
+            log.append('%s:%d: %s%s names an uninterpreted predicate: \\true in the copy'
+                       % (fname, text.count('\n', 0, a) + 1, c.group(1),
+                          (c.group(2) or '').rstrip(': ').rstrip()))
+    out.append(text[pos:])
+    return ''.join(out)
+
+
 def strip_annotations(text):
     return re.sub(r'/\*@.*?\*/|//@[^\n]*', '', text, flags=re.S)
 
@@ -1289,13 +1325,14 @@ def generate(root, keep=()):
     for k, t in texts.items():
         if not k.startswith('src/'):
             continue
-        new = rewrite_file(t, defs, macros, log, k, keep)
+        new = rewrite_file(drop_uninterpreted(t, log, k), defs, macros, log, k, keep)
         if strip_annotations(new) != strip_annotations(t):
             raise SystemExit('inline.py: %s: the C code would change' % k)
         if new.count('\n') != t.count('\n'):
             raise SystemExit('inline.py: %s: the line count would change' % k)
         files[k] = new
-    if 'src/hvipi.c' in files and not ({CALLSITE_FN + ':*', CALLSITE_FN + ':callsite'} & set(keep)):
+    if CALLSITE_FN and 'src/hvipi.c' in files and \
+            not ({CALLSITE_FN + ':*', CALLSITE_FN + ':callsite'} & set(keep)):
         files['src/hvipi.c'] = callsite(files['src/hvipi.c'], log)
     return files, log
 
