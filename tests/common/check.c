@@ -80,7 +80,7 @@ static void ck_report(const struct ck_case *c, const char *what,
 }
 
 /* The receiver's set equals the oracle's target VP set. */
-static bool ck_same_set(const struct rx_result *r, const struct or_sets *s)
+bool ck_same_set(const struct rx_result *r, const struct or_sets *s)
 {
 	uint32_t i;
 

@@ -68,6 +68,10 @@ bool ck_run_one(uint32_t cpu, uint32_t nr, const uint32_t *vp,
 		uint32_t vector, uint32_t hints, bool have_page,
 		uint32_t page_size, struct ck_stats *st);
 
+/* The receiver's set equals the oracle's target VP set (not "all"). */
+struct rx_result;
+bool ck_same_set(const struct rx_result *r, const struct or_sets *s);
+
 void ck_print_kinds(const char *suite, const struct ck_stats *st);
 void ck_print_linux(const char *suite, const struct ck_stats *st);
 

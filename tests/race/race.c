@@ -418,19 +418,6 @@ static void report(const struct rcase *c, const struct hvipi_plan *p,
 			p->banks, p->bytes, p->valid_bank_mask);
 }
 
-/* The VPs the receiver interrupts are exactly the oracle's target VPs. */
-static bool same_vps(const struct rx_result *r, const struct or_sets *s)
-{
-	uint32_t i;
-
-	if (r->all || r->nr_vps != s->nvps)
-		return false;
-	for (i = 0; i < s->nvps; i++)
-		if (!rx_vp_test(r, s->list[i]))
-			return false;
-	return true;
-}
-
 /* The racing plan against the oracle on the snapshot, decoded. */
 static bool check_oracle(const struct rcase *c, const struct hvipi_plan *p,
 			 const uint64_t *page, const struct or_sets *s)
@@ -481,7 +468,7 @@ static bool check_oracle(const struct rcase *c, const struct hvipi_plan *p,
 	}
 	if (p->kind == HVIPI_PLAN_EX_ALL ?
 	    !(r.all && s->mask_is_present && !s->exclude_self) :
-	    !same_vps(&r, s)) {
+	    !ck_same_set(&r, s)) {
 		report(c, p, "the receiver's VP set is not the snapshot's targets");
 		fprintf(stderr, "  rx: all=%d nr_vps=%u, snapshot VPs %u\n",
 			r.all, r.nr_vps, s->nvps);
