@@ -424,12 +424,9 @@ static void hvipi_model(const struct hvipi_case *c, bool present_ok,
 		e->kind = HVIPI_PLAN_FAST;
 		return;
 	}
+	/* "all" needs the page; without it the rules below decide */
 	if ((c->hints & HVIPI_HINT_EX_MASKS) && present_ok && !exclude_self &&
-	    cpumask_equal(st.tgt, cpu_present_mask)) {
-		if (c->no_page) {
-			e->reason = HVIPI_FB_NO_PAGE;
-			return;
-		}
+	    !c->no_page && cpumask_equal(st.tgt, cpu_present_mask)) {
 		e->kind = HVIPI_PLAN_EX_ALL;
 		return;
 	}

@@ -19,6 +19,11 @@
 #        HVIPI_WP_EXTRA  extra frama-c options (e.g. -wp-fct NAME)
 #        HVIPI_SMOKE=0   skip the smoke tests
 #        HVIPI_WP_JOBS   frama-c processes (default 2; 1: one run of all)
+#        HVIPI_INCREMENTAL=0  prove every function (default: a function
+#                        whose proof inputs are those of its last passing
+#                        proof in BUILD_DIR/proof/incr/ is reused, see
+#                        proofs/incremental.py; a clean clone has none, so
+#                        CI's run is cold)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
@@ -47,39 +52,51 @@ jobs=${HVIPI_WP_JOBS:-2}
 smoke=""
 [ "${HVIPI_SMOKE:-1}" = 0 ] || smoke="-wp-smoke-tests -wp-smoke-timeout 5"
 echo "hvipi: WP on $srcs, functions $fcts (provers z3, cvc5; cache mode $cache_mode${smoke:+; with the smoke tests})"
-# One frama-c process per group of proofs/wp-groups.sh, in parallel, each
-# with two prover tasks at a time; wp.log and the reports wp-report-N.json
-# are the gate's input.
-rm -f "$out"/wp-report*.json "$out"/wp-[0-9]*.log
-n=0
-pids=""
-groups=$(sh proofs/wp-groups.sh "$jobs") || exit 1
-for group in $groups; do
-	n=$((n + 1))
-	echo "hvipi: ... process $n: $group"
-	# shellcheck disable=SC2086
-	( t0=$(date +%s)
-	  frama-c $common $srcs $opts -wp-par 2 $smoke -wp-fct "$group" \
-		-wp-cache "$cache_mode" -wp-cache-dir "$cache_dir" \
-		-wp-report-json "$out/wp-report-$n.json" ${HVIPI_WP_EXTRA:-} \
-		> "$out/wp-$n.log" 2>&1 || exit 1
-	  echo "hvipi: ... process $n done in $(($(date +%s) - t0)) s" ) &
-	pids="$pids $!"
-done
-rc=0
-for p in $pids; do wait "$p" || rc=1; done
-cat "$out"/wp-[0-9]*.log > "$out/wp.log"
-if [ "$rc" != 0 ]; then
+# Incremental: the functions whose proof inputs did not change since their
+# last passing proof here are not proved again; the gate reads their kept
+# goals (wp-reused.log, wp-report-reused.json).
+reused=""
+if [ "${HVIPI_INCREMENTAL:-1}" != 0 ] && [ -d "$out/incr" ]; then
+	reused=$(python3 proofs/incremental.py reuse "$out") || exit 1
+else
+	rm -f "$out"/wp-reused.log "$out"/wp-report-reused.json \
+		"$out"/wp-retry-reused.log "$out"/wp-retry-reused.json
+fi
+if [ -n "$reused" ]; then
+	echo "hvipi: incremental: $(echo "$reused" | wc -l) function(s) reused, their proof inputs unchanged since the passing proof of (date):"
+	echo "$reused" | sed 's/^/hvipi:   /'
+	echo "hvipi: (HVIPI_INCREMENTAL=0, or a clean build directory, proves them all)"
+fi
+skip=$(echo "$reused" | cut -d' ' -f1 | paste -sd' ' -)
+# One frama-c process per group of proofs/wp-groups.sh (proofs/wp-par.sh),
+# each with two prover tasks at a time; wp.log and the reports
+# wp-report-N.json are the gate's input.
+. proofs/wp-par.sh
+# shellcheck disable=SC2086
+if ! wp_par "$out" "$jobs" "$skip" "" $common $srcs $opts -wp-par 2 $smoke \
+	-wp-cache "$cache_mode" -wp-cache-dir "$cache_dir" ${HVIPI_WP_EXTRA:-}; then
 	tail -20 "$out/wp.log"; echo "hvipi: frama-c failed (see $out/wp-N.log)"; exit 1
 fi
+n=$wp_par_n
+[ ! -f "$out/wp-reused.log" ] || cat "$out/wp-reused.log" >> "$out/wp.log"
 reports=$(for i in $(seq 1 $n); do printf ' %s' "--report $out/wp-report-$i.json"; done)
 smoke_reports=$(for i in $(seq 1 $n); do printf ' %s' "--smoke $out/wp-report-$i.json"; done)
+if [ -f "$out/wp-report-reused.json" ]; then
+	reports="$reports --report $out/wp-report-reused.json"
+	smoke_reports="$smoke_reports --smoke $out/wp-report-reused.json"
+fi
 # The retry (proofs/wp-retry.txt): every function with a goal not proved
-# is proved again from an empty cache with the longer timeout; the valid
-# verdicts join the cache, the gate reads both reports.
+# is proved again, whole, from an empty cache with the longer timeout; the
+# valid verdicts join the cache, the gate takes for each property the run
+# that proved more of its goals.  Whole: a retry with -wp-prop on the
+# failed clause alone was tried (stop 20) and gives WP a different task
+# for the same goal, whose verdict `make replay` cannot find.
 retry_timeout=$(grep -v '^#' proofs/wp-retry.txt | grep .)
 rm -rf "$out/cache-retry" "$out/wp-retry.json" "$out/wp-retry.log"
 retry=$(for i in $(seq 1 $n); do python3 proofs/gate.py --unproved-functions "$out/wp-report-$i.json" || echo "hvipi: cannot read $out/wp-report-$i.json" >&2; done | tr '\n' ',' | sed 's/,,*/,/g; s/^,//; s/,$//')
+retry_args=""
+[ ! -f "$out/wp-retry-reused.json" ] ||
+	retry_args="--retry-report $out/wp-retry-reused.json --retry-log $out/wp-retry-reused.log"
 if [ -n "$retry" ] && [ "${HVIPI_WP_RETRY:-1}" != 0 ]; then
 	echo "hvipi: goals not proved within the timeout in: $retry"
 	echo "hvipi: retrying these functions with -wp-timeout $retry_timeout from an empty cache"
@@ -94,9 +111,7 @@ if [ -n "$retry" ] && [ "${HVIPI_WP_RETRY:-1}" != 0 ]; then
 			cp "$f" "$cache_dir/"
 		fi
 	done
-	retry_args="--retry-report $out/wp-retry.json --retry-log $out/wp-retry.log"
-else
-	retry_args=""
+	retry_args="$retry_args --retry-report $out/wp-retry.json --retry-log $out/wp-retry.log"
 fi
 # The lemmas of spec/.  One of them, 1 << k fits 64 bits for 0 <= k < 64,
 # is beyond SMT solvers (they cannot enumerate k): when the provers fail,
@@ -118,8 +133,19 @@ end=$(date +%s)
 smoke_args=""
 [ -z "$smoke" ] || smoke_args="$smoke_reports --smoke-log $out/wp.log"
 # shellcheck disable=SC2086
-python3 proofs/gate.py --log "$out/wp.log" --log "$out/wp-lemmas.log" \
+if ! python3 proofs/gate.py --log "$out/wp.log" --log "$out/wp-lemmas.log" \
 	$reports --report "$out/wp-report-lemmas.json" \
 	$smoke_args $retry_args \
 	--floors proofs/floors.txt --eva "$out/eva.summary" \
-	--seconds $((end - start)) --summary "$out/summary.txt"
+	--seconds $((end - start)) --summary "$out/summary.txt"; then
+	exit 1
+fi
+if [ -n "$reused" ]; then
+	echo "hvipi: incremental: $(echo "$reused" | wc -l) of $(grep -v '^#' proofs/functions.txt | grep -c .) functions reused (see above); \`HVIPI_INCREMENTAL=0 make prove\` proves them all"
+fi
+# Keep each function's passing proof for the next incremental run (only
+# of a run with the smoke tests and no extra options: what is reused must
+# be what a full run checks).
+if [ -n "$smoke" ] && [ -z "${HVIPI_WP_EXTRA:-}" ]; then
+	python3 proofs/incremental.py save "$out" || true
+fi

@@ -124,26 +124,17 @@ wp() {
 
 echo "hvipi: WP (offline) on $srcs, functions $fcts"
 # As in prove.sh, one frama-c process per group of proofs/wp-groups.sh, in
-# parallel.  The Report plugin's CSV (proofs/report.py) needs the
-# statuses of one run: with HVIPI_WP_JOBS=1 (make report) it is written.
+# parallel (proofs/wp-par.sh).  The Report plugin's CSV (proofs/report.py)
+# needs the statuses of one run: with HVIPI_WP_JOBS=1 (make report) it is
+# written.
 jobs=${HVIPI_WP_JOBS:-2}
-rm -f "$out"/wp-[0-9]*.log
-n=0
-pids=""
-groups=$(sh proofs/wp-groups.sh "$jobs") || fail "proofs/wp-groups.sh failed"
-for group in $groups; do
-	n=$((n + 1))
-	csv=""
-	[ "$jobs" -gt 1 ] || csv="-then -report-csv $out/report.csv"
-	# shellcheck disable=SC2086
-	wp "$out/wp-$n.log" $common $srcs $opts -wp-par 2 -wp-fct "$group" $cachopts \
-		-wp-report-json "$out/wp-report-$n.json" $csv &
-	pids="$pids $!"
-done
-rc=0
-for p in $pids; do wait "$p" || rc=1; done
-cat "$out"/wp-[0-9]*.log > "$out/wp.log"
-[ "$rc" = 0 ] || fail "frama-c failed (see $out/wp-N.log)"
+csv=""
+[ "$jobs" -gt 1 ] || csv="$out/report.csv"
+. proofs/wp-par.sh
+# shellcheck disable=SC2086
+wp_par "$out" "$jobs" "" "$csv" $common $srcs $opts -wp-par 2 $cachopts ||
+	fail "frama-c failed (see $out/wp-N.log)"
+n=$wp_par_n
 reports=$(for i in $(seq 1 $n); do printf ' %s' "--report $out/wp-report-$i.json"; done)
 echo "hvipi: WP (offline) on the lemmas of spec/"
 # shellcheck disable=SC2086

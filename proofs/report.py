@@ -185,6 +185,20 @@ CLAIMS = [
             "What the native APIC path does with the IPI."),
     },
     {
+        "id": "pinned",
+        "kind": "label",
+        "label": r"pinned_\w+",
+        "statement": (
+            "Every plan field its kind does not use holds the value struct "
+            "hvipi_plan documents: rdx and r8 are 0 except for FAST and "
+            "EX_XMM, control is 0 for NONE and FALLBACK, the bank fields "
+            "are 0 outside the sparse rule, and input[] is written only "
+            "by EX_XMM plans (spec/hvipi_xmm.h)."),
+        "not": (
+            "What the glue puts in the registers it sets itself (the page "
+            "GPA of an Ex call)."),
+    },
+    {
         "id": "termination",
         "kind": "variant",
         "statement": (
@@ -259,12 +273,20 @@ def gated_functions():
 
 
 def all_functions():
-    """Functions defined in src/hvipi.c, in order."""
+    """Functions defined in src/hvipi.c, in order (a prototype, such as the
+    racing test's hook hvipi_race_hook, defined in tests/race, is not)."""
     out = []
-    for line in read_text(os.path.join(TOP, "src/hvipi.c")).splitlines():
+    lines = read_text(os.path.join(TOP, "src/hvipi.c")).splitlines()
+    for i, line in enumerate(lines):
         m = DEF_RE.match(line)
-        if m and m.group(1) not in out:
-            out.append(m.group(1))
+        if not m or m.group(1) in out:
+            continue
+        j = i
+        while j < len(lines) and not lines[j].rstrip().endswith((")", ";", "{")):
+            j += 1
+        if j < len(lines) and lines[j].rstrip().endswith(";"):
+            continue
+        out.append(m.group(1))
     return out
 
 
@@ -421,7 +443,10 @@ def main():
     cur_manifest = subprocess.run(["sh", os.path.join(TOP, "proofs/manifest.sh")],
                                   capture_output=True, text=True, check=False).stdout
     same_tree = manifest == cur_manifest
-    gate_ok = replay_ok and same_tree
+    # Proven only on a replay of these sources from a cache that a cold
+    # run wrote on these same sources.
+    gate_ok = replay_ok and same_tree and \
+        (read_text(os.path.join(TOP, "proofs/cache/MANIFEST")) or "") == cur_manifest
     rows = read_csv(os.path.join(rep, "report.csv")) + \
         read_csv(os.path.join(rep, "report-lemmas.csv"))
     goals = {**read_goals(os.path.join(rep, "wp.log")),
@@ -436,9 +461,11 @@ def main():
         cls = []
         if c["kind"] == "label":
             seen = {}
-            for cl in clauses(r"\bensures " + c["id"] + r":", SOURCES, "contract"):
-                gl = clause_goals(cl, c["id"], goals, seen)
-                cl["status"] = csv_status(rows, cl, ("postcondition",), c["id"])
+            for cl in clauses(r"\bensures " + c.get("label", c["id"]) + r":",
+                              SOURCES, "contract"):
+                label = re.search(r"\bensures (\w+):", cl["text"]).group(1)
+                gl = clause_goals(cl, label, goals, seen)
+                cl["status"] = csv_status(rows, cl, ("postcondition",), label)
                 cl["goals"] = goal_summary(gl, goals)
                 cls.append(cl)
         elif c["kind"] == "variant":
@@ -549,6 +576,31 @@ def main():
         if replay_ok and not same_tree:
             why = "src/, spec/ or the proof setup changed after the replay; run `make report` again"
         w(f"**Replay: FAIL** ({why}).  Nothing below is claimed as proven.\n")
+    cold = read_text(os.path.join(TOP, "proofs/cache/COLD-RUN")) or ""
+    cache_manifest = read_text(os.path.join(TOP, "proofs/cache/MANIFEST")) or ""
+    w("## Where the verdicts come from\n")
+    if cold:
+        fields = dict(ln.split(": ", 1) for ln in cold.splitlines()
+                      if ": " in ln and not ln.startswith("summary"))
+        w(f"Every solver verdict replayed here was written by one cold run "
+          f"(`make refresh-cache`: `make prove` into an empty cache, Z3 and "
+          f"CVC5) on {fields.get('date', '?')}, {fields.get('seconds', '?')} s "
+          f"on {fields.get('cores', '?')} cores, on the sources whose "
+          f"manifest (sha256 {fields.get('manifest-sha256', '?')[:16]}...) "
+          f"is `proofs/cache/MANIFEST`.  That manifest "
+          + ("**equals** the sources of this report, so every verdict is "
+             "from a cold run on these exact sources." if cache_manifest == cur_manifest
+             else "**differs** from the current sources: the verdicts are "
+             "from older sources and no claim below is proven.") +
+          "  Goals Qed closes are decided again by this replay.  "
+          "The cold run's summary:\n")
+        w("```")
+        w("\n".join(ln[len("summary: "):] for ln in cold.splitlines()
+                    if ln.startswith("summary: ")))
+        w("```\n")
+    else:
+        w("`proofs/cache/COLD-RUN` is missing: the cache does not say which "
+          "cold run wrote it.\n")
     w("## Claims\n")
     w("| claim | status | clauses (proven / total) | what it states |")
     w("| --- | --- | ---: | --- |")

@@ -9,8 +9,11 @@
  *   3 vector outside 0x10..0xff           -> FALLBACK BAD_VECTOR
  *   4 every target VP known and < 64      -> FAST
  *   5 EX hint, present mask given, self
- *     kept, target set == present set     -> EX_ALL (FALLBACK NO_PAGE if the
- *                                            page cannot hold 24 bytes)
+ *     kept, target set == present set,
+ *     the page holds 24 bytes             -> EX_ALL (without such a page,
+ *                                            the levels below decide: an
+ *                                            XMM-fast sparse call can
+ *                                            carry the same set)
  *   6 a target VP is unknown              -> FALLBACK VP_UNKNOWN
  *   7 EX hint not set                     -> FALLBACK EX_NOT_RECOMMENDED
  *   8 a target VP is >= 4096              -> FALLBACK VP_TOO_BIG
@@ -44,18 +47,26 @@
     !no_target(m, nr, t, self, excl) && hint_cluster(hints) &&
     vector_ok(vector);
 
-  // Level 5's condition.
+  // The page can hold n bytes of input.
+  predicate page_holds(uint64_t *page, integer size, integer n) =
+    page != \null && size >= n;
+
+  // Level 5's condition: the "all" format applies and the page can hold
+  // its 24-byte input.
   predicate all_format_ok{L}(unsigned long *m, unsigned long *p, integer nr,
-                             integer excl, integer hints) =
-    hint_ex(hints) && p != \null && excl == 0 && same_cpus(m, p, nr);
+                             integer excl, integer hints, uint64_t *page,
+                             integer size) =
+    hint_ex(hints) && p != \null && excl == 0 && same_cpus(m, p, nr) &&
+    page_holds(page, size, 24);
 
   // Levels 1..5 do not apply: the set needs the sparse Ex form.
   predicate sel_sparse{L}(unsigned long *m, unsigned long *p, integer nr,
                           uint32_t *t, integer self, integer excl,
-                          integer vector, integer hints) =
+                          integer vector, integer hints, uint64_t *page,
+                          integer size) =
     sel_gate(m, nr, t, self, excl, vector, hints) &&
     !all_vps_fast(m, nr, t, self, excl) &&
-    !all_format_ok(m, p, nr, excl, hints);
+    !all_format_ok(m, p, nr, excl, hints, page, size);
 
   // The environment's half of the "all" format: the present CPUs' VPs are
   // exactly the partition's VPs (no VP of the partition without a present
@@ -64,9 +75,6 @@
     \forall integer v; partition_vp(v) <==>
       \exists integer c; 0 <= c < nr && cpu_in(p, c) && t[c] == v;
 
-  // The page can hold n bytes of input.
-  predicate page_holds(uint64_t *page, integer size, integer n) =
-    page != \null && size >= n;
 */
 
 #endif /* HVIPI_SPEC_SELECT_H */

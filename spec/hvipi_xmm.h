@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * hvipi spec: the one piece of logic that needs the plan's layout, so
- * src/hvipi.h includes it after struct hvipi_plan.
+ * hvipi spec: the logic that needs the plan's layout (the XMM input and
+ * the pinned fields), so src/hvipi.h includes it after struct hvipi_plan.
  *
  * An XMM-fast Ex plan carries its input in plan.input[0 .. 13] (rdx, r8,
  * the halves of xmm0 .. xmm5) in the page's layout, and the contracts read
@@ -22,6 +22,37 @@
       sparse_reads(&p->input[0], v) <==>
       (0 <= v < 4096 && bit64(p->input[2], v / 64) &&
        bit64(p->input[3 + bits_below(p->input[2], v / 64)], v % 64));
+*/
+
+/*
+ * The plan fields a kind does not use, pinned to the values struct
+ * hvipi_plan documents (src/hvipi.h), so that no glue can read a stale or
+ * stray value from them: shared by every entry point's `pinned_*`
+ * postconditions.
+ */
+/*@
+  // rdx and r8 carry input only for FAST and EX_XMM plans.
+  predicate plan_regs_pinned(struct hvipi_plan *p) =
+    p->kind != HVIPI_PLAN_FAST && p->kind != HVIPI_PLAN_EX_XMM ==>
+      p->rdx == 0 && p->r8 == 0;
+
+  // No hypercall, no control word.
+  predicate plan_control_pinned(struct hvipi_plan *p) =
+    p->kind == HVIPI_PLAN_NONE || p->kind == HVIPI_PLAN_FALLBACK ==>
+      p->control == 0;
+
+  // Only the sparse rule (EX_SPARSE, EX_XMM, its NO_PAGE fallback) sets
+  // the bank fields.
+  predicate plan_banks_pinned(struct hvipi_plan *p) =
+    p->kind != HVIPI_PLAN_EX_SPARSE && p->kind != HVIPI_PLAN_EX_XMM &&
+    p->reason != HVIPI_FB_NO_PAGE ==>
+      p->valid_bank_mask == 0 && p->banks == 0;
+
+  // Only EX_XMM plans write input[].
+  predicate plan_input_pinned{L1, L2}(struct hvipi_plan *p) =
+    \at(p->kind, L2) != HVIPI_PLAN_EX_XMM ==>
+      \forall integer i; 0 <= i < HVIPI_XMM_INPUT_WORDS ==>
+        \at(p->input[i], L2) == \at(p->input[i], L1);
 */
 
 #endif /* HVIPI_SPEC_XMM_H */

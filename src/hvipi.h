@@ -102,17 +102,22 @@ enum hvipi_reason {
 struct hvipi_plan {
 	uint32_t kind;		/* enum hvipi_kind */
 	uint32_t reason;	/* enum hvipi_reason, HVIPI_FB_NONE unless FALLBACK */
-	uint64_t control;	/* hypercall control word (rcx) */
-	uint64_t rdx;		/* FAST: vector; Ex: 0, the glue puts the page GPA */
-	uint64_t r8;		/* FAST: VP mask; otherwise 0 */
+	uint64_t control;	/* hypercall control word (rcx); 0 for NONE
+				 * and FALLBACK */
+	uint64_t rdx;		/* FAST, EX_XMM: vector; otherwise 0 (for
+				 * EX_SPARSE and EX_ALL the glue puts the
+				 * page GPA) */
+	uint64_t r8;		/* FAST: VP mask; EX_XMM: format; otherwise 0 */
 	uint64_t valid_bank_mask; /* sparse rule: the non-empty banks (also set
-				   * when it falls back for NO_PAGE) */
+				   * when it falls back for NO_PAGE); 0 for
+				   * every other plan */
 	uint32_t banks;		/* sparse rule: their number, the variable-header
-				 * size (also set on that NO_PAGE fallback) */
+				 * size (also set on that NO_PAGE fallback);
+				 * 0 for every other plan */
 	uint32_t bytes;		/* Ex: input bytes written to the page (0 for
 				 * EX_XMM, which writes no page) */
 	/*
-	 * EX_XMM only (not written by other plans): the Ex input in the
+	 * EX_XMM only (other plans leave it as it was): the Ex input in the
 	 * page's layout, input[0] = rdx (vector), input[1] = r8 (format),
 	 * input[2 + 2i], input[3 + 2i] = xmm<i> bits 63:0, 127:64;
 	 * input[2] = valid_bank_mask, input[3 ..] = the compacted bank words,
@@ -192,6 +197,17 @@ struct hvipi_plan {
   @     page[i] == \old(page[i]);
   @ ensures no_input: plan->kind == HVIPI_PLAN_NONE ||
   @   plan->kind == HVIPI_PLAN_FALLBACK ==> plan->bytes == 0;
+  @ ensures pinned_regs: plan_regs_pinned(plan);
+  @ ensures pinned_control: plan_control_pinned(plan);
+  @ ensures pinned_banks: plan_banks_pinned(plan);
+  @ ensures pinned_input: plan_input_pinned{Pre, Post}(plan);
+  @ ensures all_cpus: plan->kind == HVIPI_PLAN_EX_ALL ==>
+  @   exclude_self == 0 && same_cpus{Pre}(mask, present, nr_cpu_ids);
+  @ ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_ALL ==>
+  @   \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
+  @     all_reads(\old(vp_index[c]));
+  @ ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_ALL ==>
+  @   \forall integer v; all_reads(v) ==> vp_target{Pre}(HVIPI_SEND, v);
   @
   @ behavior nothing_to_do:
   @   assumes no_target(HVIPI_SEND);
@@ -221,42 +237,33 @@ struct hvipi_plan {
   @ behavior all_format:
   @   assumes sel_gate(HVIPI_SEND, vector, hints) &&
   @     !all_vps_fast(HVIPI_SEND) &&
-  @     all_format_ok(mask, present, nr_cpu_ids, exclude_self, hints);
-  @   ensures all_exact: page_holds(page, page_size, HVIPI_EX_HDR_BYTES) ==>
-  @     plan->kind == HVIPI_PLAN_EX_ALL;
-  @   ensures fallback_exact: !page_holds(page, page_size, HVIPI_EX_HDR_BYTES) ==>
-  @     plan->kind == HVIPI_PLAN_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE;
-  @   ensures well_formed: plan->kind == HVIPI_PLAN_EX_ALL ==>
+  @     all_format_ok(mask, present, nr_cpu_ids, exclude_self, hints, page,
+  @       page_size);
+  @   ensures all_exact: plan->kind == HVIPI_PLAN_EX_ALL;
+  @   ensures well_formed:
   @     ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, 0) &&
   @     ex_header(page, vector, HVIPI_FORMAT_ALL) && page[2] == 0 &&
   @     plan->bytes == HVIPI_EX_HDR_BYTES;
-  @   ensures all_cpus: plan->kind == HVIPI_PLAN_EX_ALL ==>
-  @     exclude_self == 0 && same_cpus{Pre}(mask, present, nr_cpu_ids);
-  @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_ALL ==>
-  @     \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
-  @       all_reads(\old(vp_index[c]));
-  @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_ALL ==>
-  @     \forall integer v; all_reads(v) ==> vp_target{Pre}(HVIPI_SEND, v);
   @ behavior vp_unknown:
   @   assumes sel_sparse(mask, present, nr_cpu_ids, vp_index, self,
-  @     exclude_self, vector, hints) && some_vp_unknown(HVIPI_SEND);
+  @     exclude_self, vector, hints, page, page_size) && some_vp_unknown(HVIPI_SEND);
   @   ensures fallback_exact: plan->kind == HVIPI_PLAN_FALLBACK &&
   @     plan->reason == HVIPI_FB_VP_UNKNOWN;
   @ behavior ex_not_recommended:
   @   assumes sel_sparse(mask, present, nr_cpu_ids, vp_index, self,
-  @     exclude_self, vector, hints) && !some_vp_unknown(HVIPI_SEND) &&
+  @     exclude_self, vector, hints, page, page_size) && !some_vp_unknown(HVIPI_SEND) &&
   @     !hint_ex(hints);
   @   ensures fallback_exact: plan->kind == HVIPI_PLAN_FALLBACK &&
   @     plan->reason == HVIPI_FB_EX_NOT_RECOMMENDED;
   @ behavior vp_too_big:
   @   assumes sel_sparse(mask, present, nr_cpu_ids, vp_index, self,
-  @     exclude_self, vector, hints) && !some_vp_unknown(HVIPI_SEND) &&
+  @     exclude_self, vector, hints, page, page_size) && !some_vp_unknown(HVIPI_SEND) &&
   @     hint_ex(hints) && some_vp_too_big(HVIPI_SEND);
   @   ensures fallback_exact: plan->kind == HVIPI_PLAN_FALLBACK &&
   @     plan->reason == HVIPI_FB_VP_TOO_BIG;
   @ behavior sparse:
   @   assumes sel_sparse(mask, present, nr_cpu_ids, vp_index, self,
-  @     exclude_self, vector, hints) && !some_vp_unknown(HVIPI_SEND) &&
+  @     exclude_self, vector, hints, page, page_size) && !some_vp_unknown(HVIPI_SEND) &&
   @     hint_ex(hints) && !some_vp_too_big(HVIPI_SEND);
   @   ensures bank_set: \forall integer k; 0 <= k < 64 ==>
   @     (bit64(plan->valid_bank_mask, k) <==> bank_used{Pre}(HVIPI_SEND, k));
@@ -348,6 +355,10 @@ uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids);
   @     page[i] == \old(page[i]);
   @ ensures no_input: plan->kind == HVIPI_PLAN_NONE ||
   @   plan->kind == HVIPI_PLAN_FALLBACK ==> plan->bytes == 0;
+  @ ensures pinned_regs: plan_regs_pinned(plan);
+  @ ensures pinned_control: plan_control_pinned(plan);
+  @ ensures pinned_banks: plan_banks_pinned(plan);
+  @ ensures pinned_input: plan_input_pinned{Pre, Post}(plan);
   @
   @ behavior nothing_to_do:
   @   assumes cpu >= nr_cpu_ids;

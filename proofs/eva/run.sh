@@ -29,7 +29,7 @@ rm -f "$LOG" "$SUM" "$RED"
 set -- frama-c -machdep x86_64 \
 	-cpp-extra-args="-I$TOP/src" -cpp-extra-args="-I$TOP/spec" \
 	src/hvipi.c proofs/eva/harness.c \
-	-eva -main eva_main -eva-precision 3 -eva-domains octagon \
+	-eva -main eva_main -eva-precision 3 -eva-domains octagon -eva-octagon-through-calls \
 	-warn-unsigned-overflow -warn-unsigned-downcast \
 	-eva-report-red-statuses "$RED" \
 	-then -metrics -metrics-eva-cover

@@ -30,7 +30,7 @@ TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, "proofs"))
 import gate  # noqa: E402  (reads the WP logs like the gate does)
 
-KEYS = ("id", "function", "class", "from", "to", "equivalent")
+KEYS = ("id", "function", "class", "from", "to", "props", "equivalent")
 TYPING_RE = re.compile(r"User Error|syntax error|Frama-C aborted|"
                        r"invalid user input|Plug-in \w+ aborted")
 
@@ -186,7 +186,16 @@ def run_mutant(m, base, outdir, why3conf, lock, first_kill=False):
         # that fails there is a confirmed witness, so the proof stops.
         cmd = cmd + ["-wp-timeout", timeout]
     t0 = time.time()
-    rc, stopped = run_wp(cmd, d, env, log, first_kill)
+    rc, stopped = 0, None
+    if first_kill and m.get("props"):
+        # The clauses the fault is aimed at first (-wp-prop): WP generates
+        # only their goals, so a kill costs seconds, not the function's
+        # whole proof.  A goal that fails there fails in the full proof
+        # too; when none does, the full proof below decides.
+        rc, stopped = run_wp(cmd + ["-wp-prop", m["props"]], d, env, log,
+                             first_kill)
+    if not stopped:
+        rc, stopped = run_wp(cmd, d, env, log, first_kill)
     t1 = time.time()
     try:
         with open(stamp, encoding="utf-8") as f:
@@ -205,8 +214,10 @@ def run_mutant(m, base, outdir, why3conf, lock, first_kill=False):
         rec.update(status="killed", witness=stopped, failed_goals=[stopped],
                    goals=len(goals), stopped_early=True,
                    confirm_timeout=int(timeout),
+                   targeted=m.get("props", ""),
                    detail=f"stopped at the first goal not proved in "
-                          f"{timeout} s, after {len(goals)} goals")
+                          f"{timeout} s, after {len(goals)} goals" +
+                          (f" (-wp-prop {m['props']})" if m.get("props") else ""))
         return rec
     if TYPING_RE.search(text) or (rc != 0 and not goals):
         err = [ln for ln in text.splitlines() if TYPING_RE.search(ln) or

@@ -185,6 +185,45 @@ static bool ck_plan_xmm(const struct ck_case *c, const struct or_sets *s,
 	return true;
 }
 
+/*
+ * The fields a plan's kind does not use hold the values struct hvipi_plan
+ * documents (the contracts' pinned_* clauses); input[] of a plan other
+ * than EX_XMM keeps the 0x5a bytes the callers fill the plan with.
+ */
+static bool ck_pinned(const struct ck_case *c, const struct hvipi_plan *p,
+		      const struct or_expect *e)
+{
+	bool regs = p->kind == HVIPI_PLAN_FAST || p->kind == HVIPI_PLAN_EX_XMM;
+	bool banks = p->kind == HVIPI_PLAN_EX_SPARSE ||
+		     p->kind == HVIPI_PLAN_EX_XMM ||
+		     p->reason == HVIPI_FB_NO_PAGE;
+	uint32_t i;
+
+	if (!regs && (p->rdx != 0 || p->r8 != 0)) {
+		ck_report(c, "pinned: rdx/r8 not 0", p, e);
+		return false;
+	}
+	if ((p->kind == HVIPI_PLAN_NONE || p->kind == HVIPI_PLAN_FALLBACK) &&
+	    p->control != 0) {
+		ck_report(c, "pinned: control not 0 without a hypercall", p, e);
+		return false;
+	}
+	if (!banks && (p->valid_bank_mask != 0 || p->banks != 0)) {
+		ck_report(c, "pinned: bank fields set outside the sparse rule",
+			  p, e);
+		return false;
+	}
+	if (p->kind != HVIPI_PLAN_EX_XMM) {
+		for (i = 0; i < HVIPI_XMM_INPUT_WORDS; i++) {
+			if (p->input[i] != 0x5a5a5a5a5a5a5a5aull) {
+				ck_report(c, "pinned: input[] written", p, e);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
 /* Check a plan against the expectation; decode it. */
 static bool ck_plan(const struct ck_case *c, const struct or_sets *s,
 		    const struct hvipi_plan *p, const struct or_expect *e,
@@ -196,6 +235,8 @@ static bool ck_plan(const struct ck_case *c, const struct or_sets *s,
 		ck_report(c, "kind/reason differs from oracle", p, e);
 		return false;
 	}
+	if (!ck_pinned(c, p, e))
+		return false;
 	switch (p->kind) {
 	case HVIPI_PLAN_NONE:
 	case HVIPI_PLAN_FALLBACK:

@@ -82,9 +82,9 @@ void or_expect(struct or_expect *e, const struct or_sets *s, uint32_t vector,
 		e->kind = HVIPI_PLAN_FAST;
 		return;
 	}
-	if (ex && s->have_present && !s->exclude_self && s->mask_is_present) {
-		if (!have_page || page_size < 24u)
-			return or_fb(e, HVIPI_FB_NO_PAGE);
+	/* "all" needs a page of 24 bytes; without, the rules below decide */
+	if (ex && s->have_present && !s->exclude_self && s->mask_is_present &&
+	    have_page && page_size >= 24u) {
 		e->kind = HVIPI_PLAN_EX_ALL;
 		e->bytes = 24;
 		return;

@@ -269,12 +269,24 @@ static void test_ex_all(void **state)
 		setb(mask, c);
 		setb(present, c);
 	}
-	run(100, 3, false, 0x40, ALLHINTS, true, 23);
-	assert_fb(HVIPI_FB_NO_PAGE);
-	run(100, 3, false, 0x40, ALLHINTS, true, 0);
-	assert_fb(HVIPI_FB_NO_PAGE);
 	run(100, 3, false, 0x40, ALLHINTS, true, 24);
 	assert_int_equal(plan.kind, HVIPI_PLAN_EX_ALL);
+	/*
+	 * Without a 24-byte page, "all" is not a form: the sparse rule
+	 * carries the set, XMM-fast (2 banks), never a NO_PAGE fallback.
+	 */
+	memset(pagebuf, FILL, sizeof(pagebuf));
+	run(100, 3, false, 0x40, ALLHINTS | HVIPI_HINT_XMM_INPUT, true, 23);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_XMM);
+	assert_int_equal(plan.banks, 2);
+	assert_true(untouched_from(0));
+	run(100, 3, false, 0x40, ALLHINTS | HVIPI_HINT_XMM_INPUT, true, 0);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_XMM);
+	/* no XMM hint and no page: no form carries it */
+	run(100, 3, false, 0x40, ALLHINTS, true, 23);
+	assert_fb(HVIPI_FB_NO_PAGE);
+	assert_int_equal(plan.valid_bank_mask, 3);
+	assert_int_equal(plan.banks, 2);
 }
 
 /* ---- each fallback reason ---- */
@@ -423,10 +435,12 @@ static void test_precedence(void **state)
 	vp_tab[1] = 1;
 	run(128, 0, false, 0x30, ALLHINTS, true, 4096);
 	assert_int_equal(plan.kind, HVIPI_PLAN_FAST);
-	/* NO_PAGE for EX_ALL before VP_UNKNOWN */
+	/* no page for EX_ALL: the unknown VP decides (no form carries it) */
 	vp_tab[1] = INVAL;
 	run(128, 0, false, 0x30, ALLHINTS, true, 16);
-	assert_fb(HVIPI_FB_NO_PAGE);
+	assert_fb(HVIPI_FB_VP_UNKNOWN);
+	run(128, 0, false, 0x30, ALLHINTS, true, 24);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_ALL);
 }
 
 /* ---- known bugs (facts §5) ---- */

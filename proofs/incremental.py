@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# hvipi: the incremental `make prove` of a developer's tree.
+#
+# WP proves a function from its own body and contract and from the
+# contracts, types, logic and ghost declarations around it, never from
+# another function's body.  So a function's proof inputs are: the proof
+# setup of proofs/manifest.sh without src/hvipi.c, the headers and spec/,
+# and src/hvipi.c with every *other* function's body left out.  Their
+# SHA-256 is the function's fingerprint.  An edit inside one body changes
+# one fingerprint; an edit of a contract, a type, a macro, spec/ or the
+# proof setup changes them all.
+#
+#   incremental.py fingerprints            print "<function> <sha256>"
+#   incremental.py save OUT                after a passing gate: keep each
+#                                          function's goals (log lines, WP
+#                                          report node, retry too) under
+#                                          OUT/incr/, with its fingerprint
+#   incremental.py reuse OUT               print the functions whose kept
+#                                          proof matches today's fingerprint
+#                                          and write their goals as
+#                                          OUT/wp-reused.log,
+#                                          OUT/wp-report-reused.json (and
+#                                          the retry's, if any) for the gate
+#
+# prove.sh uses it unless HVIPI_INCREMENTAL=0; refresh-cache.sh and a clean
+# clone (CI) have no OUT/incr, so their runs are cold: the authority.
+"""Per-function reuse of a passing WP proof whose inputs did not change."""
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import gate  # noqa: E402
+
+SRC = "src/hvipi.c"
+DEF_RE = re.compile(r"^(?:static\s+)?(?:inline\s+)?[A-Za-z_][\w\s\*]*?\b(hvipi_\w+)\s*\(")
+
+
+def gated():
+    with open(os.path.join(HERE, "functions.txt"), encoding="utf-8") as f:
+        return [ln.split()[0] for ln in f if ln.strip() and not ln.startswith("#")]
+
+
+def bodies(text):
+    """{function: (start, end)} of the bodies (from '{' to '}') of the
+    function definitions of a C file: a definition starts at column 0 with
+    its name and its body's braces are at column 0."""
+    out = {}
+    lines = text.splitlines(keepends=True)
+    offs, pos = [], 0
+    for ln in lines:
+        offs.append(pos)
+        pos += len(ln)
+    i = 0
+    while i < len(lines):
+        m = DEF_RE.match(lines[i])
+        if m and not lines[i].rstrip().endswith(";"):
+            j = i
+            while j < len(lines) and lines[j].rstrip() != "{":
+                if lines[j].rstrip().endswith(";"):
+                    break
+                j += 1
+            if j < len(lines) and lines[j].rstrip() == "{":
+                k = j + 1
+                while k < len(lines) and lines[k].rstrip() != "}":
+                    k += 1
+                if k < len(lines):
+                    out[m.group(1)] = (offs[j], offs[k] + len(lines[k]))
+                    i = k + 1
+                    continue
+        i += 1
+    return out
+
+
+def fingerprints(top=TOP):
+    man = subprocess.run(["sh", os.path.join(top, "proofs/manifest.sh"), top],
+                         capture_output=True, text=True, check=True).stdout
+    setup = "".join(ln + "\n" for ln in man.splitlines()
+                    if not ln.endswith("  " + SRC))
+    with open(os.path.join(top, SRC), encoding="utf-8") as f:
+        text = f.read()
+    spans = bodies(text)
+    out = {}
+    for fn in gated():
+        if fn not in spans:
+            out[fn] = None          # not found: never reused
+            continue
+        parts, last = [], 0
+        for other, (a, b) in sorted(spans.items(), key=lambda x: x[1][0]):
+            if other == fn:
+                continue
+            parts.append(text[last:a])
+            parts.append("{}\n")
+            last = b
+        parts.append(text[last:])
+        h = hashlib.sha256()
+        h.update(setup.encode())
+        h.update(("\0" + fn + "\0").encode())
+        h.update("".join(parts).encode())
+        out[fn] = h.hexdigest()
+    return out
+
+
+def owner(name, fns):
+    best = max((fn for fn in fns if name.startswith(f"typed_{fn}_")),
+               key=len, default=None)
+    return best
+
+
+def split_log(path, fns):
+    """{function: [lines]} of a WP log: each goal line with the prover
+    lines under it, and the smoke-test lines."""
+    out = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return out
+    cur = None
+    for line in lines:
+        m = gate.GOAL_RE.match(line) or gate.SMOKE_RE.match(line)
+        if m:
+            cur = owner(m.group(2), fns)
+            if cur:
+                out.setdefault(cur, []).append(line)
+        elif cur and line[:1] in (" ", "\t"):
+            out[cur].append(line)
+        else:
+            cur = None
+    return out
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def save(outdir):
+    fns = gated()
+    fps = fingerprints()
+    incr = os.path.join(outdir, "incr")
+    os.makedirs(incr, exist_ok=True)
+    kinds = {"main": (sorted(p for p in os.listdir(outdir)
+                             if re.fullmatch(r"wp-report-(\d+|reused)\.json", p)),
+                      sorted(p for p in os.listdir(outdir)
+                             if re.fullmatch(r"wp-(\d+|reused)\.log", p))),
+             "retry": (sorted(p for p in os.listdir(outdir)
+                              if re.fullmatch(r"wp-retry(-\d+|-reused)?\.json", p)),
+                       sorted(p for p in os.listdir(outdir)
+                              if re.fullmatch(r"wp-retry(-\d+|-reused)?\.log", p)))}
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    saved = 0
+    for fn in fns:
+        if not fps.get(fn):
+            continue
+        rec = {"function": fn, "fingerprint": fps[fn], "saved": stamp}
+        for kind, (reports, logs) in kinds.items():
+            nodes, lines = [], []
+            for r in reports:
+                rep = load(os.path.join(outdir, r)) or {}
+                node = rep.get("wp:functions", {}).get(fn)
+                if node:
+                    nodes.append(node)
+            for lg in logs:
+                lines += split_log(os.path.join(outdir, lg), fns).get(fn, [])
+            rec[kind] = {"nodes": nodes, "log": lines}
+        if not rec["main"]["nodes"] or not rec["main"]["log"]:
+            continue
+        # A function proved in the same run as before keeps its date.
+        old = load(os.path.join(incr, fn + ".json")) or {}
+        if old.get("fingerprint") == fps[fn] and old.get("proved"):
+            rec["proved"] = old["proved"]
+        else:
+            rec["proved"] = stamp
+        with open(os.path.join(incr, fn + ".json"), "w", encoding="utf-8") as f:
+            json.dump(rec, f)
+        saved += 1
+    print(f"hvipi: incremental: kept the proofs of {saved} function(s) in {incr}")
+    return 0
+
+
+def reuse(outdir):
+    fns = gated()
+    fps = fingerprints()
+    incr = os.path.join(outdir, "incr")
+    main_nodes, main_log, retry_nodes, retry_log, names = {}, [], {}, [], []
+    for fn in fns:
+        rec = load(os.path.join(incr, fn + ".json"))
+        if not rec or not fps.get(fn) or rec.get("fingerprint") != fps[fn]:
+            continue
+        nodes = rec["main"]["nodes"]
+        if len(nodes) != 1:
+            continue
+        main_nodes[fn] = nodes[0]
+        main_log += rec["main"]["log"]
+        if rec["retry"]["nodes"]:
+            retry_nodes[fn] = rec["retry"]["nodes"][0]
+            retry_log += rec["retry"]["log"]
+        names.append((fn, rec.get("proved", "?")))
+    for p in ("wp-reused.log", "wp-report-reused.json",
+              "wp-retry-reused.log", "wp-retry-reused.json"):
+        try:
+            os.remove(os.path.join(outdir, p))
+        except OSError:
+            pass
+    if names:
+        with open(os.path.join(outdir, "wp-reused.log"), "w", encoding="utf-8") as f:
+            f.write("\n".join(main_log) + "\n")
+        with open(os.path.join(outdir, "wp-report-reused.json"), "w", encoding="utf-8") as f:
+            json.dump({"wp:functions": main_nodes}, f)
+        if retry_nodes:
+            with open(os.path.join(outdir, "wp-retry-reused.log"), "w", encoding="utf-8") as f:
+                f.write("\n".join(retry_log) + "\n")
+            with open(os.path.join(outdir, "wp-retry-reused.json"), "w", encoding="utf-8") as f:
+                json.dump({"wp:functions": retry_nodes}, f)
+    for fn, when in names:
+        print(fn, when)
+    return 0
+
+
+def main():
+    if len(sys.argv) == 2 and sys.argv[1] == "fingerprints":
+        for fn, fp in fingerprints().items():
+            print(fn, fp or "-")
+        return 0
+    if len(sys.argv) == 3 and sys.argv[1] in ("save", "reuse"):
+        return (save if sys.argv[1] == "save" else reuse)(os.path.abspath(sys.argv[2]))
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
