@@ -191,6 +191,19 @@ def save(outdir):
     return 0
 
 
+def report_of(nodes):
+    """A WP report of kept function nodes, with the wp:global totals the
+    gate checks them against (every property, smoke tests included)."""
+    total = valid = 0
+    for node in nodes.values():
+        for _prop, stats in gate.properties(node):
+            main = stats.get("wp:main") or {}
+            total += main.get("total", 0)
+            valid += main.get("valid", 0)
+    return {"wp:global": {"wp:main": {"total": total, "valid": valid}},
+            "wp:functions": nodes}
+
+
 def reuse(outdir):
     fns = gated()
     fps = fingerprints()
@@ -219,12 +232,12 @@ def reuse(outdir):
         with open(os.path.join(outdir, "wp-reused.log"), "w", encoding="utf-8") as f:
             f.write("\n".join(main_log) + "\n")
         with open(os.path.join(outdir, "wp-report-reused.json"), "w", encoding="utf-8") as f:
-            json.dump({"wp:functions": main_nodes}, f)
+            json.dump(report_of(main_nodes), f)
         if retry_nodes:
             with open(os.path.join(outdir, "wp-retry-reused.log"), "w", encoding="utf-8") as f:
                 f.write("\n".join(retry_log) + "\n")
             with open(os.path.join(outdir, "wp-retry-reused.json"), "w", encoding="utf-8") as f:
-                json.dump({"wp:functions": retry_nodes}, f)
+                json.dump(report_of(retry_nodes), f)
     for fn, when in names:
         print(fn, when)
     return 0
