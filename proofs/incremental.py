@@ -110,12 +110,6 @@ def fingerprints(top=TOP):
     return out
 
 
-def owner(name, fns):
-    best = max((fn for fn in fns if name.startswith(f"typed_{fn}_")),
-               key=len, default=None)
-    return best
-
-
 def split_log(path, fns):
     """{function: [lines]} of a WP log: each goal line with the prover
     lines under it, and the smoke-test lines."""
@@ -129,7 +123,7 @@ def split_log(path, fns):
     for line in lines:
         m = gate.GOAL_RE.match(line) or gate.SMOKE_RE.match(line)
         if m:
-            cur = owner(m.group(2), fns)
+            cur = gate.property_of(m.group(2), fns)
             if cur:
                 out.setdefault(cur, []).append(line)
         elif cur and line[:1] in (" ", "\t"):
@@ -152,14 +146,19 @@ def save(outdir):
     fps = fingerprints()
     incr = os.path.join(outdir, "incr")
     os.makedirs(incr, exist_ok=True)
-    kinds = {"main": (sorted(p for p in os.listdir(outdir)
-                             if re.fullmatch(r"wp-report-(\d+|reused)\.json", p)),
-                      sorted(p for p in os.listdir(outdir)
-                             if re.fullmatch(r"wp-(\d+|reused)\.log", p))),
-             "retry": (sorted(p for p in os.listdir(outdir)
-                              if re.fullmatch(r"wp-retry(-\d+|-reused)?\.json", p)),
-                       sorted(p for p in os.listdir(outdir)
-                              if re.fullmatch(r"wp-retry(-\d+|-reused)?\.log", p)))}
+    names = sorted(os.listdir(outdir))
+
+    def matching(pattern):
+        return [p for p in names if re.fullmatch(pattern, p)]
+
+    # Each report and log is read once, then taken apart by function.
+    kinds = {}
+    for kind, rep_re, log_re in (
+            ("main", r"wp-report-(\d+|reused)\.json", r"wp-(\d+|reused)\.log"),
+            ("retry", r"wp-retry(-\d+|-reused)?\.json", r"wp-retry(-\d+|-reused)?\.log")):
+        reports = [load(os.path.join(outdir, r)) or {} for r in matching(rep_re)]
+        logs = [split_log(os.path.join(outdir, lg), fns) for lg in matching(log_re)]
+        kinds[kind] = (reports, logs)
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     saved = 0
     for fn in fns:
@@ -167,14 +166,9 @@ def save(outdir):
             continue
         rec = {"function": fn, "fingerprint": fps[fn], "saved": stamp}
         for kind, (reports, logs) in kinds.items():
-            nodes, lines = [], []
-            for r in reports:
-                rep = load(os.path.join(outdir, r)) or {}
-                node = rep.get("wp:functions", {}).get(fn)
-                if node:
-                    nodes.append(node)
-            for lg in logs:
-                lines += split_log(os.path.join(outdir, lg), fns).get(fn, [])
+            nodes = [rep["wp:functions"][fn] for rep in reports
+                     if rep.get("wp:functions", {}).get(fn)]
+            lines = [ln for by_fn in logs for ln in by_fn.get(fn, [])]
             rec[kind] = {"nodes": nodes, "log": lines}
         if not rec["main"]["nodes"] or not rec["main"]["log"]:
             continue

@@ -28,21 +28,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gate  # noqa: E402
+import incremental  # noqa: E402  (the gated functions)
 
 QED_RE = re.compile(r"\(Qed:(?:(\d+)')?(\d+(?:\.\d+)?)(µs|us|ms|s)?\)")
 LINE_RE = re.compile(r"^\[wp\] \[([^\]]+)\] Goal (\S+)(?: : (\w+))?(.*)$")
-
-
-def functions():
-    with open(os.path.join(HERE, "functions.txt"), encoding="utf-8") as f:
-        return [ln.split()[0] for ln in f if ln.strip() and not ln.startswith("#")]
-
-
-def owner(goal, fns):
-    """The function a goal belongs to (longest name prefix), or lemmas."""
-    best = max((fn for fn in fns if goal.startswith(f"typed_{fn}_")),
-               key=len, default=None)
-    return best or "lemmas"
 
 
 def qed_secs(text):
@@ -73,7 +62,7 @@ def read_goals(paths, fns):
             prover = max(total - q, 0.0) if tag != "Qed" else 0.0
             if tag == "Qed":
                 q = total
-            out.append((owner(name, fns), name, status or tag, tag, q, prover,
+            out.append((gate.property_of(name, fns) or "lemmas", name, status or tag, tag, q, prover,
                         "(cached)" in rest))
     return out
 
@@ -112,7 +101,7 @@ def main():
     ap.add_argument("--cache", default="")
     ap.add_argument("--top", type=int, default=12)
     args = ap.parse_args()
-    fns = functions()
+    fns = incremental.gated()
     logs = sorted(glob.glob(os.path.join(args.outdir, "wp-[0-9]*.log"))) + \
         [os.path.join(args.outdir, "wp-lemmas.log")] + \
         sorted(glob.glob(os.path.join(args.outdir, "wp-retry*.log")))

@@ -46,11 +46,14 @@ wp_par() {
 			set -- "$@" -wp-fct "$_g" -wp-report-json "$_wo/wp-report-$_n.json"
 			[ -z "$_wc" ] || set -- "$@" -then -report-csv "$_wc"
 			if [ -n "${HVIPI_PROOF_LOCK:-}" ]; then
-				flock "$HVIPI_PROOF_LOCK" frama-c "$@" > "$_log" 2>&1
+				set -- flock "$HVIPI_PROOF_LOCK" frama-c "$@"
 			else
-				frama-c "$@" > "$_log" 2>&1
+				set -- frama-c "$@"
 			fi
-			_rc=$?
+			# Not under set -e: the watcher must be stopped on failure too
+			# (it waits for a goal line a failed run never prints).
+			_rc=0
+			"$@" > "$_log" 2>&1 || _rc=$?
 			kill "$_watch" 2>/dev/null || true
 			echo "total $(($(date +%s) - _t0))" >> "$_wo/wp-$_n.times"
 			echo "hvipi: ... process $_n done in $(($(date +%s) - _t0)) s"
