@@ -16,8 +16,11 @@
 #   incremental.py save OUT                after a passing gate: keep each
 #                                          function's goals (log lines, WP
 #                                          report node, retry too) under
-#                                          OUT/incr/, with its fingerprint
-#   incremental.py reuse OUT               print the functions whose kept
+#                                          OUT/incr/, with the fingerprint
+#                                          reuse took at the run's start
+#   incremental.py reuse OUT               (at the start of a run: records
+#                                          today's fingerprints) print the
+#                                          functions whose kept
 #                                          proof matches today's fingerprint
 #                                          and write their goals as
 #                                          OUT/wp-reused.log,
@@ -143,7 +146,12 @@ def load(path):
 
 def save(outdir):
     fns = gated()
-    fps = fingerprints()
+    # The fingerprints taken when this run started (reuse): an edit made
+    # while it proved must not be kept as proven.
+    fps = load(os.path.join(outdir, "incr-start.json"))
+    if not isinstance(fps, dict):
+        print("hvipi: incremental: no fingerprints from the start of this run; nothing kept")
+        return 0
     incr = os.path.join(outdir, "incr")
     os.makedirs(incr, exist_ok=True)
     names = sorted(os.listdir(outdir))
@@ -201,6 +209,8 @@ def report_of(nodes):
 def reuse(outdir):
     fns = gated()
     fps = fingerprints()
+    with open(os.path.join(outdir, "incr-start.json"), "w", encoding="utf-8") as f:
+        json.dump(fps, f)
     incr = os.path.join(outdir, "incr")
     main_nodes, main_log, retry_nodes, retry_log, names = {}, [], {}, [], []
     for fn in fns:

@@ -55,13 +55,11 @@ echo "hvipi: WP on $srcs, functions $fcts (provers z3, cvc5; cache mode $cache_m
 # Incremental: the functions whose proof inputs did not change since their
 # last passing proof here are not proved again; the gate reads their kept
 # goals (wp-reused.log, wp-report-reused.json).
-reused=""
-if [ "${HVIPI_INCREMENTAL:-1}" != 0 ] && [ -d "$out/incr" ]; then
-	reused=$(python3 proofs/incremental.py reuse "$out") || exit 1
-else
-	rm -f "$out"/wp-reused.log "$out"/wp-report-reused.json \
-		"$out"/wp-retry-reused.log "$out"/wp-retry-reused.json
-fi
+# reuse also records the fingerprints the run starts from, which save
+# keeps with the proofs.
+mkdir -p "$out/incr"
+[ "${HVIPI_INCREMENTAL:-1}" != 0 ] || rm -rf "$out/incr"/*
+reused=$(python3 proofs/incremental.py reuse "$out") || exit 1
 if [ -n "$reused" ]; then
 	echo "hvipi: incremental: $(echo "$reused" | wc -l) function(s) reused, their proof inputs unchanged since the passing proof of (date):"
 	echo "$reused" | sed 's/^/hvipi:   /'
