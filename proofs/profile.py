@@ -79,8 +79,12 @@ def read_times(outdir):
     return rows
 
 
-def read_cache(path):
-    """{(prover, verdict): [count, seconds]} of a WP cache directory."""
+def read_cache(path, smoke_timeout):
+    """{(prover, verdict): [count, seconds]} of a WP cache directory.
+
+    A timeout is a smoke test's when it ran for the smoke timeout or less
+    (the goals' own timeout is longer): its verdict is shown as
+    "timeout-smoke"."""
     acc = collections.defaultdict(lambda: [0, 0.0])
     for f in glob.glob(os.path.join(path, "*.json")):
         try:
@@ -88,9 +92,55 @@ def read_cache(path):
                 e = json.load(fh)
         except (OSError, ValueError):
             continue
-        k = (e.get("prover", "?"), e.get("verdict", "?"))
+        verdict = e.get("verdict", "?")
+        t = float(e.get("time", 0.0) or 0.0)
+        if verdict == "timeout" and t <= smoke_timeout + 0.5:
+            verdict = "timeout-smoke"
+        k = (e.get("prover", "?"), verdict)
         acc[k][0] += 1
         acc[k][1] += float(e.get("time", 0.0) or 0.0)
+    return acc
+
+
+def read_acct(path, smoke_timeout, timeout):
+    """Process accounting of a run (`dump-acct` output of the pacct file
+    written while it ran, see CONTRIBUTING.md "Proof cost"): per program,
+    and for the provers per kind of run, [runs, CPU seconds, wall seconds].
+
+    A prover run is "killed" when a signal ended it (WP cancels the other
+    prover once one has proved the goal), "smoke" when it ended at the
+    smoke timeout (a smoke test's prover gives up there; a goal that a
+    prover decides in exactly that time is counted here too), "timeout"
+    at the goals' timeout, else "ended" (a verdict: valid, unknown or
+    failed)."""
+    acc = collections.defaultdict(lambda: [0, 0.0, 0.0])
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for ln in f:
+            p = [x.strip() for x in ln.split("|")]
+            if len(p) < 14:
+                continue
+            try:
+                cpu = (float(p[2]) + float(p[3])) / 100.0
+                wall = float(p[4]) / 100.0
+            except ValueError:
+                continue
+            comm = p[0]
+            killed = "X" in p[13] or p[12] not in ("0", "1")
+            if comm in ("z3", "cvc5"):
+                if killed:
+                    kind = "killed"
+                elif abs(wall - smoke_timeout) < 0.6:
+                    kind = "smoke"
+                elif wall >= timeout - 1.0:
+                    kind = "timeout"
+                else:
+                    kind = "ended"
+                key = (comm, kind)
+            else:
+                key = (comm, "")
+            acc[key][0] += 1
+            acc[key][1] += cpu
+            acc[key][2] += wall
     return acc
 
 
@@ -100,6 +150,12 @@ def main():
         os.path.dirname(HERE), "build", "proof"))
     ap.add_argument("--cache", default="")
     ap.add_argument("--top", type=int, default=12)
+    ap.add_argument("--acct", default="",
+                    help="dump-acct output of the run's process accounting")
+    ap.add_argument("--timeout", type=float, default=30.0,
+                    help="the goals' timeout of the run (wp-options.txt)")
+    ap.add_argument("--smoke-timeout", type=float, default=2.0,
+                    help="the smoke tests' timeout of the run (prove.sh: 2)")
     args = ap.parse_args()
     fns = incremental.gated()
     logs = sorted(glob.glob(os.path.join(args.outdir, "wp-[0-9]*.log"))) + \
@@ -144,8 +200,20 @@ def main():
         w("")
         w(f"prover runs in {args.cache} (one entry per prover and goal):")
         w("prover           verdict      runs   seconds")
-        for (prover, verdict), (n, s) in sorted(read_cache(args.cache).items()):
+        for (prover, verdict), (n, s) in sorted(read_cache(args.cache, args.smoke_timeout).items()):
             w(f"{prover:16} {verdict:10} {n:6} {s:9.1f}")
+    if args.acct:
+        acc = read_acct(args.acct, args.smoke_timeout, args.timeout)
+        w("")
+        w(f"processes in {args.acct} (process accounting; CPU = user + system):")
+        w("program          run kind     runs   CPU/s   wall/s")
+        rows = sorted(acc.items(), key=lambda kv: -kv[1][1])
+        for (comm, kind), (n, cpu, wall) in rows:
+            if cpu < 1.0 and comm not in ("z3", "cvc5", "frama-c"):
+                continue
+            w(f"{comm:16} {kind:10} {n:6} {cpu:7.1f} {wall:8.1f}")
+        w(f"{'all':16} {'':10} {sum(v[0] for v in acc.values()):6} "
+          f"{sum(v[1] for v in acc.values()):7.1f}")
     return 0
 
 
