@@ -11,7 +11,8 @@
 #
 # Each installs what it lacks with apt-get (as root, Debian 12) and says so.
 # Other targets: kernel, qemu-test, fuzz (FUZZ_SECONDS=N), clean,
-# bench (instruction counts vs the Linux reference; BENCH_STRICT=1).
+# bench (instruction counts vs the real Linux code and the Linux reference;
+# BENCH_STRICT=1).
 # Proof upkeep (CONTRIBUTING.md): replay (the gate from the committed WP
 # cache, no solver), refresh-cache, report, diversity, mutants
 # (MUTANTS=id,...).
@@ -83,13 +84,17 @@ qemu-test: deps-test
 fuzz: deps-test
 	$(MAKE) -C tests fuzz BUILD=$(BUILD) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),600)
 
-# Instruction counts (callgrind), hvipi vs the Linux reference: a table,
-# PASS/FAIL per target, build/bench.json; exits 0 unless BENCH_STRICT=1
-# and a target fails (see bench/README.md).
-BENCH_PKGS := gcc libc6-dev valgrind
+# Instruction counts (callgrind), hvipi (core, and glue + core) vs the real
+# Linux 6.1 IPI ops (Debian's linux-source-6.1, extracted into build/ by
+# tests/kernel_ref/extract.sh, re-run first: a no-op when up to date) and
+# vs the Linux reference model: a table, PASS/FAIL per target,
+# build/bench.json; exits 0 unless BENCH_STRICT=1 and a target fails (see
+# bench/README.md).
+BENCH_PKGS := gcc libc6-dev valgrind linux-source-6.1
 
 bench:
 	$(call ensure,$(BENCH_PKGS))
+	sh tests/kernel_ref/extract.sh $(BUILD)/kernel_ref/src
 	$(MAKE) -C bench bench BUILD=$(BUILD)
 
 # The WP gate re-checked from the committed cache proofs/cache/, with no

@@ -2,20 +2,31 @@
 /*
  * bench: the workloads of the instruction-count benchmark (see README.md).
  *
- * Runs under valgrind --tool=callgrind with collection off at start and
- * toggled on only inside the four entry points (hvipi_plan_mask,
- * hvipi_plan_one, linux_ref_mask, linux_ref_one).  For each workload and
- * each side it makes one uncounted warm-up call, zeroes callgrind's
- * counters, makes one call and dumps ("...:1"), then makes --reps calls and
- * dumps ("...:<reps>").  bench_report reads the dumps.
+ * Four sides, each counted on the same inputs:
+ *   hvipi   the core alone: hvipi_plan_mask() / hvipi_plan_one();
+ *   ref     the model of Linux (tests/linux_ref): linux_ref_mask/_one();
+ *   glue    hvipi from the APIC callback down: the ops of
+ *           kernel-glue/hvipi_apic.c (hvipi_send_IPI*), with the core built
+ *           as the module builds it, the hypercall excluded;
+ *   kernel  Linux 6.1 from the APIC callback down: the hv_send_ipi* ops
+ *           that the real arch/x86/hyperv/hv_apic.c installs (through
+ *           tests/kernel_ref's environment), the hypercall excluded.
  *
- * Outside the measurement, it decodes what each side produced with the
- * receiver model (tests/receiver, KVM and Xen rules) and checks that both
- * interrupt the same VP set, the one the harness computes from the inputs,
- * so the two counts are for the same work.  It writes one line per
- * workload to the --meta file: name, call and input bytes of each side,
- * number of target VPs, and whether the workload is a big identity
- * broadcast (a target group of the report).
+ * Runs under valgrind --tool=callgrind with collection off at start and
+ * toggled on only inside the entry points of the four sides (and off
+ * again inside the hypercall recorders).  For each workload and each side
+ * it makes one uncounted warm-up call, zeroes callgrind's counters, makes
+ * one call and dumps ("...:1"), then makes --reps calls and dumps
+ * ("...:<reps>").  bench_report reads the dumps.
+ *
+ * Outside the measurement, it decodes what each side sent with the
+ * receiver model (tests/receiver, KVM and Xen rules) and checks that all
+ * four interrupt the same VP set, the one the harness computes from the
+ * inputs, so the counts are for the same work; and that the glue issued
+ * exactly the call the core plans.  It writes one line per workload to the
+ * --meta file: name, call and input bytes of each side, number of target
+ * VPs, and whether the workload is a big identity broadcast (a target
+ * group of the report); and the linux-source package version.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,9 +38,13 @@
 #include "hvipi.h"
 #include "linux_ref.h"
 #include "rx.h"
+#include "kbench.h"		/* and tests/kernel_ref's kref.h */
+#include "kref_version.h"	/* KREF_PKG_VERSION, from extract.sh */
 
 #define B_NR_MAX	4096u
-#define B_WORDS		(B_NR_MAX / 64u)
+/* The kernel's struct cpumask (kref.h: CONFIG_NR_CPUS bits): every mask
+ * has its size, so that the kernel sides may take it as one. */
+#define B_WORDS		(KREF_NR_CPUS / 64u)
 #define B_PAGE_SIZE	4096u
 #define B_VECTOR	0xf0u
 #define B_HINTS		(HVIPI_HINT_CLUSTER_IPI | HVIPI_HINT_EX_MASKS)
@@ -42,20 +57,21 @@ _Static_assert(HVIPI_HINT_CLUSTER_IPI == LR_HINT_CLUSTER_IPI &&
 _Static_assert(sizeof(unsigned long) == 8, "cpumask words are 64 bits");
 
 enum b_map { MAP_IDENTITY, MAP_PERMUTED };
-enum b_set { SET_ALL, SET_ONE, SET_TWO, SET_RANDOM10 };
+enum b_set { SET_ALL, SET_ONE, SET_TWO, SET_RANDOM };
 
 struct b_workload {
 	const char *name;
-	bool one;		/* the one-CPU entry points */
+	bool one;		/* the one-CPU entry points (send_IPI) */
 	uint32_t nr;		/* nr_cpu_ids */
 	enum b_map map;
 	enum b_set set;
 	uint32_t cpu, cpu2;	/* SET_ONE: cpu; SET_TWO: cpu, cpu2 */
+	uint32_t count;		/* SET_RANDOM: CPUs; 0: round(10 % of nr) */
 	uint32_t self;
-	bool excl;
+	bool excl;		/* exclude self: send_IPI_mask_allbutself */
 	bool present;		/* pass present = the target mask */
 	bool big_broadcast;	/* in the "<= 0.25" target group */
-	bool xmm;		/* the XMM-input hint is set (both sides) */
+	bool xmm;		/* the XMM-input hint is set (all sides) */
 };
 
 /*
@@ -63,36 +79,56 @@ struct b_workload {
  * one-remote-mask, whose target (CPU 1) is not self.
  */
 static const struct b_workload workloads[] = {
-	{ "one-vp-lt64", true, 4096, MAP_IDENTITY, SET_ONE, 5, 0, 0, false, false, false, false },
-	{ "one-vp-ge64", true, 4096, MAP_IDENTITY, SET_ONE, 100, 0, 0, false, false, false, false },
-	{ "one-remote-mask", false, 4096, MAP_IDENTITY, SET_ONE, 1, 0, 0, false, false, false, false },
-	{ "broadcast-16-identity", false, 16, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, false, false },
-	{ "broadcast-64-identity", false, 64, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, false, false },
-	{ "broadcast-256-identity", false, 256, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, false, false },
-	{ "broadcast-1024-identity", false, 1024, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, true, false },
-	{ "broadcast-4096-identity", false, 4096, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, true, false },
-	{ "allbutself-4096-identity", false, 4096, MAP_IDENTITY, SET_ALL, 0, 0, 0, true, false, false, false },
-	{ "random10pct-4096-identity", false, 4096, MAP_IDENTITY, SET_RANDOM10, 0, 0, 0, false, false, false, false },
-	{ "broadcast-1024-permuted", false, 1024, MAP_PERMUTED, SET_ALL, 0, 0, 0, false, false, false, false },
-	{ "vps-0-4000", false, 4096, MAP_IDENTITY, SET_TWO, 0, 4000, 0, false, false, false, false },
-	{ "broadcast-4096-all", false, 4096, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, true, false, false },
+	{ .name = "one-vp-lt64", .one = true, .nr = 4096, .set = SET_ONE, .cpu = 5 },
+	{ .name = "one-vp-ge64", .one = true, .nr = 4096, .set = SET_ONE, .cpu = 100 },
+	{ .name = "one-remote-mask", .nr = 4096, .set = SET_ONE, .cpu = 1 },
+	/* a mask of self and CPU 100, self excluded: one target, VP >= 64 */
+	{ .name = "one-cpu-ge64-allbutself", .nr = 4096, .set = SET_TWO, .cpu = 0,
+	  .cpu2 = 100, .excl = true },
+	{ .name = "broadcast-16-identity", .nr = 16 },
+	{ .name = "broadcast-64-identity", .nr = 64 },
+	{ .name = "broadcast-256-identity", .nr = 256 },
+	{ .name = "broadcast-1024-identity", .nr = 1024, .big_broadcast = true },
+	{ .name = "broadcast-4096-identity", .nr = 4096, .big_broadcast = true },
+	{ .name = "allbutself-4096-identity", .nr = 4096, .excl = true },
+	{ .name = "random10pct-4096-identity", .nr = 4096, .set = SET_RANDOM },
+	{ .name = "sparse-64-of-4096", .nr = 4096, .set = SET_RANDOM, .count = 64 },
+	{ .name = "broadcast-1024-permuted", .nr = 1024, .map = MAP_PERMUTED },
+	{ .name = "vps-0-4000", .nr = 4096, .set = SET_TWO, .cpu = 0, .cpu2 = 4000 },
+	{ .name = "broadcast-4096-all", .nr = 4096, .present = true },
 	/* XMM input available: up to 11 banks go in registers, no page */
-	{ "one-vp-ge64-xmm", true, 4096, MAP_IDENTITY, SET_ONE, 100, 0, 0, false, false, false, true },
-	{ "broadcast-256-identity-xmm", false, 256, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, false, true },
-	{ "broadcast-1024-identity-xmm", false, 1024, MAP_IDENTITY, SET_ALL, 0, 0, 0, false, false, true, true },
-	{ "vps-0-4000-xmm", false, 4096, MAP_IDENTITY, SET_TWO, 0, 4000, 0, false, false, false, true },
+	{ .name = "one-vp-ge64-xmm", .one = true, .nr = 4096, .set = SET_ONE,
+	  .cpu = 100, .xmm = true },
+	{ .name = "broadcast-256-identity-xmm", .nr = 256, .xmm = true },
+	{ .name = "broadcast-1024-identity-xmm", .nr = 1024, .big_broadcast = true,
+	  .xmm = true },
+	{ .name = "vps-0-4000-xmm", .nr = 4096, .set = SET_TWO, .cpu = 0,
+	  .cpu2 = 4000, .xmm = true },
 };
 #define B_NR_WORKLOADS	(sizeof(workloads) / sizeof(workloads[0]))
 
-/* The inputs, shared by both sides; each side has its own page. */
+/* The inputs, shared by all sides; each side has its own page. */
 static unsigned long b_mask[B_WORDS];
 static unsigned long b_present[B_WORDS];
 static uint32_t b_vp[B_NR_MAX];
 /* hvipi_vp_ident() of the table, computed once per workload in b_setup(),
  * as the glue computes it once when it switches the IPI ops: not counted. */
 static uint32_t b_ident;
+/*
+ * The real Linux side's cpu_present_mask and cpu_online_mask (Linux has no
+ * "no present mask"): with a present mask, the target mask; without, the
+ * complement of the target below nr_cpu_ids, which differs from it in
+ * word 0, so cpumask_equal() says "not equal" after one word (its cheapest)
+ * and Linux takes the sparse path, as hvipi does without a present mask.
+ * Online: every CPU below nr_cpu_ids (no op measured reads it).
+ */
+static unsigned long b_kpresent[B_WORDS];
+static unsigned long b_konline[B_WORDS];
+static uint32_t b_kmax_vp;	/* hv_max_vp_index: the largest VP in the table */
 static _Alignas(4096) uint64_t hv_page[B_PAGE_SIZE / 8];
 static _Alignas(4096) uint64_t lr_page[B_PAGE_SIZE / 8];
+static _Alignas(4096) uint64_t kg_page[B_PAGE_SIZE / 8];	/* glue */
+static _Alignas(4096) uint64_t kl_page[B_PAGE_SIZE / 8];	/* Linux */
 
 static uint64_t b_rng;
 
@@ -150,10 +186,11 @@ static void b_setup(const struct b_workload *w)
 		b_set_bit(b_mask, w->cpu);
 		b_set_bit(b_mask, w->cpu2);
 		break;
-	case SET_RANDOM10: {
-		/* exactly round(10 % of nr) distinct CPUs, partial shuffle */
+	case SET_RANDOM: {
+		/* exactly count (or round(10 % of nr)) distinct CPUs,
+		 * partial shuffle */
 		static uint32_t pick[B_NR_MAX];
-		uint32_t n = (w->nr + 5u) / 10u;
+		uint32_t n = w->count ? w->count : (w->nr + 5u) / 10u;
 
 		for (i = 0; i < w->nr; i++)
 			pick[i] = i;
@@ -170,6 +207,16 @@ static void b_setup(const struct b_workload *w)
 	if (w->present)
 		memcpy(b_present, b_mask, sizeof(b_mask));
 	b_ident = hvipi_vp_ident(b_vp, w->nr);
+	memset(b_kpresent, 0, sizeof(b_kpresent));
+	memset(b_konline, 0, sizeof(b_konline));
+	b_kmax_vp = 0;
+	for (i = 0; i < w->nr; i++) {
+		if (w->present ? b_test_bit(b_mask, i) : !b_test_bit(b_mask, i))
+			b_set_bit(b_kpresent, i);
+		b_set_bit(b_konline, i);
+		if (b_vp[i] > b_kmax_vp)
+			b_kmax_vp = b_vp[i];
+	}
 }
 
 /* The hints of @w: the XMM one is read by hvipi; Linux's IPI path has no
@@ -179,27 +226,109 @@ static uint32_t b_hints(const struct b_workload *w)
 	return B_HINTS | (w->xmm ? HVIPI_HINT_XMM_INPUT : 0u);
 }
 
-/* The measured calls: callgrind counts only inside the entry points. */
-static void b_call_hvipi(const struct b_workload *w, struct hvipi_plan *p)
+enum b_side { S_HVIPI, S_REF, S_GLUE, S_KERNEL, S_COUNT };
+static const char *const b_side_name[S_COUNT] = { "hvipi", "ref", "glue", "kernel" };
+
+/* What the sides produced (the core's plan, the model's output). */
+static struct hvipi_plan b_plan;
+static struct lr_out b_lro;
+static struct kbench_ops b_glue_ops;
+static unsigned int b_calls[S_COUNT];	/* calls made on this workload */
+
+/* The real Linux side's environment: hv_apic_init() installs its ops. */
+static bool b_kernel_env(const struct b_workload *w)
 {
-	if (w->one)
-		hvipi_plan_one(p, w->cpu, w->nr, b_vp, B_VECTOR, b_hints(w),
-			       hv_page, B_PAGE_SIZE);
-	else
-		hvipi_plan_mask(p, b_mask, w->present ? b_present : NULL,
-				w->nr, b_vp, b_ident, w->self, w->excl, B_VECTOR,
-				b_hints(w), hv_page, B_PAGE_SIZE);
+	struct kref_env e = {
+		.nr_cpu_ids = w->nr,
+		.vp_index = b_vp,
+		.max_vp_index = b_kmax_vp,
+		.cluster_hint = true,
+		.ex_hint = true,
+		.present = (const struct cpumask *)b_kpresent,
+		.online = (const struct cpumask *)b_konline,
+		.input_page = kl_page,
+		.self = (int)w->self,
+		.status = 0,
+	};
+
+	if (!kref_env_set(&e))
+		return false;
+	memset(&kref_rec, 0, sizeof(kref_rec));
+	return true;
 }
 
-static void b_call_ref(const struct b_workload *w, struct lr_out *o)
+/* The glue's context, as the module fills hvipi_live at the switch. */
+static void b_glue_env(const struct b_workload *w)
 {
-	if (w->one)
-		linux_ref_one(o, w->cpu, w->present ? b_present : NULL, w->nr,
-			      b_vp, B_VECTOR, b_hints(w), lr_page, B_PAGE_SIZE);
-	else
-		linux_ref_mask(o, b_mask, w->present ? b_present : NULL,
-			       w->nr, b_vp, w->self, w->excl, B_VECTOR,
-			       b_hints(w), lr_page, B_PAGE_SIZE);
+	struct kbench_glue_env e = {
+		.nr_cpu_ids = w->nr,
+		.vp_index = b_vp,
+		.vp_ident = b_ident,
+		.present = w->present ? (const struct cpumask *)b_present : NULL,
+		.hints = b_hints(w),
+		.xmm = w->xmm,
+		.input_page = kg_page,
+		.page_size = B_PAGE_SIZE,
+		.self = (int)w->self,
+	};
+
+	kbench_glue_set(&e);
+	kbench_glue_ops(&b_glue_ops);
+}
+
+/*
+ * The measured calls: callgrind counts only inside the entry points.  The
+ * kernel sides are entered through the APIC op the code installed, as the
+ * kernel's apic->send_IPI*() calls do.
+ */
+static void b_call(enum b_side s, const struct b_workload *w)
+{
+	const struct cpumask *m = (const struct cpumask *)b_mask;
+
+	b_calls[s]++;
+	switch (s) {
+	case S_HVIPI:
+		if (w->one)
+			hvipi_plan_one(&b_plan, w->cpu, w->nr, b_vp, B_VECTOR,
+				       b_hints(w), hv_page, B_PAGE_SIZE);
+		else
+			hvipi_plan_mask(&b_plan, b_mask,
+					w->present ? b_present : NULL, w->nr,
+					b_vp, b_ident, w->self, w->excl,
+					B_VECTOR, b_hints(w), hv_page,
+					B_PAGE_SIZE);
+		break;
+	case S_REF:
+		if (w->one)
+			linux_ref_one(&b_lro, w->cpu,
+				      w->present ? b_present : NULL, w->nr,
+				      b_vp, B_VECTOR, b_hints(w), lr_page,
+				      B_PAGE_SIZE);
+		else
+			linux_ref_mask(&b_lro, b_mask,
+				       w->present ? b_present : NULL, w->nr,
+				       b_vp, w->self, w->excl, B_VECTOR,
+				       b_hints(w), lr_page, B_PAGE_SIZE);
+		break;
+	case S_GLUE:
+		if (w->one)
+			b_glue_ops.send_IPI((int)w->cpu, (int)B_VECTOR);
+		else if (w->excl)
+			b_glue_ops.send_IPI_mask_allbutself(m, (int)B_VECTOR);
+		else
+			b_glue_ops.send_IPI_mask(m, (int)B_VECTOR);
+		break;
+	case S_KERNEL:
+		if (w->one)
+			apic->send_IPI((int)w->cpu, (int)B_VECTOR);
+		else if (w->excl)
+			apic->send_IPI_mask_allbutself(m, (int)B_VECTOR);
+		else
+			apic->send_IPI_mask(m, (int)B_VECTOR);
+		break;
+	case S_COUNT:
+		break;
+	}
 }
 
 static char b_label[128];
@@ -212,36 +341,20 @@ static const char *b_dump_label(const char *side, const char *name,
 }
 
 /* Warm-up, zero, 1 call + dump, @reps calls + dump. */
-static void b_measure_hvipi(const struct b_workload *w, unsigned int reps,
-			    bool profile, struct hvipi_plan *p)
+static void b_measure(enum b_side s, const struct b_workload *w,
+		      unsigned int reps, bool profile)
 {
 	unsigned int r;
 
-	b_call_hvipi(w, p);
+	b_call(s, w);
 	CALLGRIND_ZERO_STATS;
-	b_call_hvipi(w, p);
+	b_call(s, w);
 	if (profile)
 		return;		/* the exit dump holds this one call */
-	CALLGRIND_DUMP_STATS_AT(b_dump_label("hvipi", w->name, 1));
+	CALLGRIND_DUMP_STATS_AT(b_dump_label(b_side_name[s], w->name, 1));
 	for (r = 0; r < reps; r++)
-		b_call_hvipi(w, p);
-	CALLGRIND_DUMP_STATS_AT(b_dump_label("hvipi", w->name, reps));
-}
-
-static void b_measure_ref(const struct b_workload *w, unsigned int reps,
-			  bool profile, struct lr_out *o)
-{
-	unsigned int r;
-
-	b_call_ref(w, o);
-	CALLGRIND_ZERO_STATS;
-	b_call_ref(w, o);
-	if (profile)
-		return;
-	CALLGRIND_DUMP_STATS_AT(b_dump_label("ref", w->name, 1));
-	for (r = 0; r < reps; r++)
-		b_call_ref(w, o);
-	CALLGRIND_DUMP_STATS_AT(b_dump_label("ref", w->name, reps));
+		b_call(s, w);
+	CALLGRIND_DUMP_STATS_AT(b_dump_label(b_side_name[s], w->name, reps));
 }
 
 /* Call names and input bytes, the same definitions for both sides. */
@@ -332,16 +445,132 @@ static bool b_decode(const char *side, const struct b_workload *w,
 	return true;
 }
 
+/* HvCallSendSyntheticClusterIpi(Ex) codes and the control fields read here. */
+#define B_CODE_IPI	0x000bu
+#define B_CODE_IPI_EX	0x0015u
+#define B_CTL_FAST	(1ull << 16)
+#define B_VARHDR(ctl)	((uint32_t)(((ctl) >> 17) & 0x3ffu))
+#define B_FORMAT_ALL	1u	/* HV_GENERIC_SET_ALL, at byte 8 of the Ex input */
+
 /*
- * Both sides interrupt the same VPs: the set the harness computes from the
+ * What the real Linux side sent, as a kind (HVIPI_PLAN_* numbering), from
+ * kref_env.c's record of the @calls sends: exactly one hypercall each and
+ * no fallback, else the bench stops.
+ */
+static bool b_kernel_sent(const struct b_workload *w, unsigned int calls,
+			  uint32_t *kind, uint32_t *bytes)
+{
+	if (kref_rec.nr_native) {
+		*kind = HVIPI_PLAN_FALLBACK;
+		*bytes = 0;
+		fprintf(stderr, "bench: %s: Linux fell back to the native APIC op\n",
+			w->name);
+		return false;
+	}
+	if (kref_rec.nr_hcalls != calls) {
+		fprintf(stderr, "bench: %s: Linux made %u hypercalls in %u sends\n",
+			w->name, kref_rec.nr_hcalls, calls);
+		return false;
+	}
+	if (kref_rec.fast) {
+		*kind = HVIPI_PLAN_FAST;
+		*bytes = 0;
+	} else {
+		*kind = kref_rec.bytes >= 16 && kref_rec.input[1] == B_FORMAT_ALL ?
+			HVIPI_PLAN_EX_ALL : HVIPI_PLAN_EX_SPARSE;
+		*bytes = kref_rec.bytes;
+	}
+	return true;
+}
+
+/*
+ * What the glue sent (usertest/recorder.S's record of the last of @calls
+ * hypercalls): exactly one per send, no fallback, and the call the core
+ * plans on the same inputs (@p, counted on its own page).
+ */
+static bool b_glue_sent(const struct b_workload *w, unsigned int calls,
+			const struct hvipi_plan *p, struct kbench_hcall *h,
+			uint32_t *kind, uint32_t *bytes, uint32_t *banks)
+{
+	bool fast;
+
+	kbench_glue_last(h);
+	if (h->nr_native || h->calls != calls) {
+		fprintf(stderr, "bench: %s: glue: %" PRIu64 " hypercalls and %u fallbacks in %u sends\n",
+			w->name, h->calls, h->nr_native, calls);
+		return false;
+	}
+	fast = (h->rcx & B_CTL_FAST) != 0;
+	*banks = B_VARHDR(h->rcx);
+	*bytes = 0;
+	if (fast && (h->rcx & 0xffffu) == B_CODE_IPI) {
+		*kind = HVIPI_PLAN_FAST;
+	} else if (fast && (h->rcx & 0xffffu) == B_CODE_IPI_EX) {
+		*kind = HVIPI_PLAN_EX_XMM;
+	} else if (h->rdx == (uint64_t)(uintptr_t)kg_page) {
+		*bytes = HVIPI_EX_HDR_BYTES + 8u * *banks;
+		*kind = kg_page[1] == B_FORMAT_ALL ? HVIPI_PLAN_EX_ALL :
+			HVIPI_PLAN_EX_SPARSE;
+	} else {
+		fprintf(stderr, "bench: %s: glue: a memory call not on its input page\n",
+			w->name);
+		return false;
+	}
+	if (*kind != p->kind || h->rcx != p->control ||
+	    (*kind == HVIPI_PLAN_FAST && (h->rdx != p->rdx || h->r8 != p->r8)) ||
+	    (*kind == HVIPI_PLAN_EX_XMM &&
+	     (h->rdx != p->rdx || h->r8 != p->r8 || *banks != p->banks ||
+	      memcmp(h->xmm, &p->input[2], sizeof(h->xmm)) != 0)) ||
+	    ((*kind == HVIPI_PLAN_EX_SPARSE || *kind == HVIPI_PLAN_EX_ALL) &&
+	     (*bytes != p->bytes ||
+	      memcmp(kg_page, hv_page, *bytes) != 0))) {
+		fprintf(stderr, "bench: %s: the glue did not issue the call the core plans\n",
+			w->name);
+		return false;
+	}
+	return true;
+}
+
+/* One side's decoded call against the expected set (or "all"). */
+static bool b_same(const char *side, const struct b_workload *w,
+		   const struct rx_result *r, const uint64_t *want, uint32_t n)
+{
+	if (w->present) {
+		if (!r->all) {
+			fprintf(stderr, "bench: %s: %s: expected format all\n",
+				w->name, side);
+			return false;
+		}
+		return true;
+	}
+	if (r->all || r->nr_vps != n ||
+	    memcmp(r->vps, want, RX_VP_WORDS * sizeof(uint64_t)) != 0) {
+		fprintf(stderr, "bench: %s: %s: VP set differs: %u VPs, expected %u\n",
+			w->name, side, r->nr_vps, n);
+		return false;
+	}
+	return true;
+}
+
+/* Per workload: call and input bytes of each side, for the meta file. */
+struct b_sent {
+	uint32_t kind[S_COUNT];
+	uint32_t bytes[S_COUNT];
+};
+
+/*
+ * All sides interrupt the same VPs: the set the harness computes from the
  * inputs, or, for a present-mask workload where mask == present, "all".
  */
-static bool b_check(const struct b_workload *w, const struct hvipi_plan *p,
-		    const struct lr_out *o, uint32_t *nvps)
+static bool b_check(const struct b_workload *w, uint32_t *nvps,
+		    struct b_sent *sent)
 {
 	static uint64_t want[RX_VP_WORDS];
-	struct rx_result hr, lr;
-	uint32_t cpu, n = 0;
+	static struct rx_result hr, lr, gr, kr;
+	const struct hvipi_plan *p = &b_plan;
+	const struct lr_out *o = &b_lro;
+	struct kbench_hcall h;
+	uint32_t cpu, n = 0, gkind, gbytes, gbanks, kkind, kbytes;
 
 	memset(want, 0, sizeof(want));
 	for (cpu = 0; cpu < w->nr; cpu++) {
@@ -359,21 +588,25 @@ static bool b_check(const struct b_workload *w, const struct hvipi_plan *p,
 	    !b_decode("ref", w, o->kind, o->control, o->rdx, o->r8, lr_page,
 		      o->bytes, NULL, 0, &lr))
 		return false;
-	if (w->present) {
-		if (!hr.all || !lr.all) {
-			fprintf(stderr, "bench: %s: expected format all from both\n",
-				w->name);
-			return false;
-		}
-		return true;
-	}
-	if (hr.all || lr.all || hr.nr_vps != n || lr.nr_vps != n ||
-	    memcmp(hr.vps, want, sizeof(want)) != 0 ||
-	    memcmp(lr.vps, want, sizeof(want)) != 0) {
-		fprintf(stderr, "bench: %s: VP sets differ: hvipi %u VPs, ref %u VPs, expected %u\n",
-			w->name, hr.nr_vps, lr.nr_vps, n);
+	if (!b_glue_sent(w, b_calls[S_GLUE], p, &h, &gkind, &gbytes, &gbanks) ||
+	    !b_decode("glue", w, gkind, h.rcx, h.rdx, h.r8, kg_page, gbytes,
+		      h.xmm, gbanks, &gr))
 		return false;
-	}
+	if (!b_kernel_sent(w, b_calls[S_KERNEL], &kkind, &kbytes) ||
+	    !b_decode("kernel", w, kkind, kref_rec.control, kref_rec.rdx,
+		      kref_rec.r8, kref_rec.input, kbytes, NULL, 0, &kr))
+		return false;
+	if (!b_same("hvipi", w, &hr, want, n) || !b_same("ref", w, &lr, want, n) ||
+	    !b_same("glue", w, &gr, want, n) || !b_same("kernel", w, &kr, want, n))
+		return false;
+	sent->kind[S_HVIPI] = p->kind;
+	sent->bytes[S_HVIPI] = b_input_bytes(p->kind, p->bytes, p->banks);
+	sent->kind[S_REF] = o->kind;
+	sent->bytes[S_REF] = b_input_bytes(o->kind, o->bytes, 0);
+	sent->kind[S_GLUE] = gkind;
+	sent->bytes[S_GLUE] = b_input_bytes(gkind, gbytes, gbanks);
+	sent->kind[S_KERNEL] = kkind;
+	sent->bytes[S_KERNEL] = b_input_bytes(kkind, kbytes, 0);
 	return true;
 }
 
@@ -381,17 +614,18 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: bench [--reps N] [--meta FILE] [--only WORKLOAD]\n"
-		"             [--side hvipi|ref|both] [--profile] [--list]\n");
+		"             [--side hvipi|ref|glue|kernel|all] [--profile] [--list]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *meta_path = NULL, *only = NULL, *side = "both";
+	const char *meta_path = NULL, *only = NULL, *side = "all";
 	unsigned int reps = 10, i;
+	int measured = -1;	/* the side measured, or -1 for all */
 	bool profile = false, ok = true, found = false;
 	FILE *meta = NULL;
-	int a;
+	int a, s;
 
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--reps") && a + 1 < argc)
@@ -411,27 +645,31 @@ int main(int argc, char **argv)
 		} else
 			usage();
 	}
-	if (reps == 0 || (strcmp(side, "both") && strcmp(side, "hvipi") &&
-			  strcmp(side, "ref")))
+	for (s = 0; s < S_COUNT; s++)
+		if (!strcmp(side, b_side_name[s]))
+			measured = s;
+	if (reps == 0 || (measured < 0 && strcmp(side, "all") &&
+			  strcmp(side, "both")))
 		usage();
 	/* A profile is the exit dump of one call of one side. */
-	if (profile && (!only || !strcmp(side, "both")))
+	if (profile && (!only || measured < 0))
 		usage();
 	if (!RUNNING_ON_VALGRIND)
 		fprintf(stderr, "bench: not under callgrind: checking only, no counts\n");
+	kbench_init();
 	if (meta_path) {
 		meta = fopen(meta_path, "w");
 		if (!meta) {
 			perror(meta_path);
 			return 2;
 		}
-		fprintf(meta, "# workload\thvipi_call\thvipi_input_bytes\treference_call\treference_input_bytes\ttarget_vps\tbig_broadcast\n");
+		fprintf(meta, "#package\t%s\n", KREF_PKG_VERSION);
+		fprintf(meta, "# workload\thvipi_call\thvipi_input_bytes\treference_call\treference_input_bytes\tglue_call\tglue_input_bytes\tkernel_call\tkernel_input_bytes\ttarget_vps\tbig_broadcast\n");
 	}
 
 	for (i = 0; i < B_NR_WORKLOADS; i++) {
 		const struct b_workload *w = &workloads[i];
-		struct hvipi_plan p;
-		struct lr_out o;
+		struct b_sent sent;
 		uint32_t nvps = 0;
 
 		if (only && strcmp(only, w->name))
@@ -440,26 +678,35 @@ int main(int argc, char **argv)
 		b_setup(w);
 		memset(hv_page, 0, sizeof(hv_page));
 		memset(lr_page, 0, sizeof(lr_page));
-		/* Both sides run for the check; only the chosen one is timed. */
-		if (strcmp(side, "ref"))
-			b_measure_hvipi(w, reps, profile, &p);
-		else
-			b_call_hvipi(w, &p);
-		if (strcmp(side, "hvipi"))
-			b_measure_ref(w, reps, profile, &o);
-		else
-			b_call_ref(w, &o);
-		if (!b_check(w, &p, &o, &nvps)) {
+		memset(kg_page, 0, sizeof(kg_page));
+		memset(kl_page, 0, sizeof(kl_page));
+		memset(b_calls, 0, sizeof(b_calls));
+		if (!b_kernel_env(w)) {
+			fprintf(stderr, "bench: %s: hv_apic_init() did not install the IPI ops\n",
+				w->name);
+			ok = false;
+			continue;
+		}
+		b_glue_env(w);
+		/* Every side runs for the check; only the chosen ones are timed. */
+		for (s = 0; s < S_COUNT; s++) {
+			if (measured < 0 || measured == s)
+				b_measure((enum b_side)s, w, reps, profile);
+			else
+				b_call((enum b_side)s, w);
+		}
+		if (!b_check(w, &nvps, &sent)) {
 			ok = false;
 			continue;
 		}
 		if (meta)
-			fprintf(meta, "%s\t%s\t%u\t%s\t%u\t%u\t%d\n", w->name,
-				b_call_name(p.kind),
-				b_input_bytes(p.kind, p.bytes, p.banks),
-				b_call_name(o.kind),
-				b_input_bytes(o.kind, o.bytes, 0), nvps,
-				w->big_broadcast);
+			fprintf(meta, "%s\t%s\t%u\t%s\t%u\t%s\t%u\t%s\t%u\t%u\t%d\n",
+				w->name,
+				b_call_name(sent.kind[S_HVIPI]), sent.bytes[S_HVIPI],
+				b_call_name(sent.kind[S_REF]), sent.bytes[S_REF],
+				b_call_name(sent.kind[S_GLUE]), sent.bytes[S_GLUE],
+				b_call_name(sent.kind[S_KERNEL]), sent.bytes[S_KERNEL],
+				nvps, w->big_broadcast);
 	}
 	if (meta && fclose(meta)) {
 		perror(meta_path);
@@ -470,7 +717,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!ok) {
-		fprintf(stderr, "bench: the two sides do not do the same work; no comparison\n");
+		fprintf(stderr, "bench: the sides do not do the same work; no comparison\n");
 		return 1;
 	}
 	return 0;

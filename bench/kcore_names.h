@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * The core as the module builds it (src/hvipi.c with __KERNEL__ and the
+ * kernel-side flags) is linked into the bench beside the userspace build:
+ * its public names get a prefix, in it and in the glue that calls it
+ * (gcc -include).  The names also keep callgrind's --toggle-collect on
+ * hvipi_plan_mask/hvipi_plan_one (the core-only column) from firing inside
+ * a glue send.
+ */
+#define hvipi_control	hvipi_k_control
+#define hvipi_status_ok	hvipi_k_status_ok
+#define hvipi_plan_mask	hvipi_k_plan_mask
+#define hvipi_plan_one	hvipi_k_plan_one
+#define hvipi_vp_ident	hvipi_k_vp_ident

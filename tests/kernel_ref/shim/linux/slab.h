@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/* kernel_ref shim: what the 6.1 files need of <linux/slab.h> is in kref_kernel.h. */
+#ifndef KREF_SHIM_LINUX_SLAB_H
+#define KREF_SHIM_LINUX_SLAB_H
+#include "kref_kernel.h"
+#endif

@@ -1,0 +1,1068 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * kvm_ref: every hypercall hvipi plans, executed by the real KVM code.
+ * Linux 6.1's arch/x86/kvm/hyperv.c, from Debian's linux-source-6.1
+ * package (extracted into the build directory by
+ * tests/kernel_ref/extract.sh, compiled unchanged against shim/), is the
+ * second receiver beside tests/receiver (which also holds Xen's rules).
+ *
+ * Each random case is a guest (nr_cpu_ids, a VP table, present CPUs) and
+ * the KVM VM it runs in: one vCPU for each present CPU, whose VP index is
+ * the CPU's VP, set through KVM's own MSR path (kvmr_env.c).  A present
+ * CPU whose VP the guest does not know yet (VP_INVAL) gets a VP no other
+ * vCPU has.  KVM 6.1 allows VP indexes below KVM_MAX_VCPUS (1024) only:
+ * most cases keep every VP below it; the "beyond" cases (about 1 in 7)
+ * have VPs up to 4095 and up to 4096 CPUs, and the CPUs whose VP is 1024
+ * or more have no vCPU.  Cases are planned with hvipi_plan_mask() or
+ * hvipi_plan_one() as the glue calls them (identity, permuted, strided,
+ * sparse-high, random and locally swapped tables; masks of present CPUs;
+ * the present mask, which allows the "all" format, or none; XMM-input
+ * hint on and off; an input page or none), and checked against the
+ * oracle.  Every plan that makes a hypercall (FAST, EX_SPARSE, EX_ALL,
+ * EX_XMM; never NONE or FALLBACK) is then
+ *  - decoded by tests/receiver (KVM's rules): the oracle's VP set (or
+ *    "all" when the target set is the present set) with the case's vector;
+ *  - issued on the sending CPU's vCPU through kvm_hv_hypercall(): rcx the
+ *    plan's control word, rdx and r8 the plan's registers (rdx the input
+ *    page's GPA for a page plan; the page is guest memory there, 4 KiB),
+ *    xmm0..xmm5 the plan's input[2..13] for EX_XMM (garbage otherwise,
+ *    which KVM must not read), the vCPU's CPUID the case's hints, KVM's
+ *    CPUID enforcement on or off.  KVM must return HV_STATUS_SUCCESS
+ *    (rax = 0), interrupt exactly the vCPUs whose VP index the receiver
+ *    decoded (all vCPUs for "all"), each once, in fixed mode with the
+ *    plan's vector, read XMM registers only for EX_XMM, and read the input
+ *    bytes the receiver read (up to the 16 banks KVM reads).
+ * Then one malformed variant of the same call (a negative check, chosen
+ * at random among those that apply: reserved control bits, variable
+ * header one too many or too few, a bank added to or removed from
+ * valid_bank_mask, rep count or start, vector out of range, unknown call
+ * code, input cut short, other format values, misaligned input, 12 banks
+ * as XMM input, XMM input not advertised, a hint withdrawn under CPUID
+ * enforcement, rdx bits 63:32 in a fast Send-IPI, an empty sparse set,
+ * and the fast Send-IPI as a page call) goes to both receivers: the same
+ * status, and on success the same vCPUs and vector.  Where KVM 6.1 and
+ * tests/receiver disagree in a known way the difference is counted under
+ * its class and printed (findings); any other disagreement fails the case.
+ *
+ * Usage: kvm_ref [SEED [CASES]]   or env HVIPI_SEED, HVIPI_CASES.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "counts.h"
+#include "hvipi.h"
+#include "kref_version.h"
+#include "kvmr.h"
+#include "oracle.h"
+#include "rx.h"
+
+#define NR_MAX		4096u
+#define LONG_BITS	64u
+#define PAGE_BYTES	4096u
+#define FILL		0xa5u
+#define INVAL		0xffffffffu
+#define NO_VCPU		0xffffffffu
+
+/* TLFS control word fields, as the receiver (not hvipi) numbers them. */
+#define CTL_CODE	0x000000000000ffffull
+#define CTL_FAST	(1ull << 16)
+#define CTL_VARHDR_SHIFT 17
+#define CTL_VARHDR	(0x3ffull << CTL_VARHDR_SHIFT)
+#define CTL_REPCNT_SHIFT 32
+#define CTL_REPIDX_SHIFT 48
+#define CODE_IPI	0x000bu
+#define CODE_IPI_EX	0x0015u
+
+enum form { F_MASK, F_MASK_ALLBUTSELF, F_PRESENT, F_PRESENT_ALLBUTSELF, F_ONE, F_COUNT };
+static const char *const form_name[F_COUNT] = {
+	"mask", "mask-allbutself", "present", "present-allbutself", "one"
+};
+static const char *const kind_name[6] = {
+	"NONE", "FAST", "EX_SPARSE", "EX_ALL", "FALLBACK", "EX_XMM"
+};
+
+/* The negative checks (malformed variants of a planned call). */
+enum mut {
+	M_RSVD, M_VARHDR_UP, M_VARHDR_DOWN, M_BANKMASK, M_REP, M_VECTOR,
+	M_CODE, M_TRUNCATE, M_FORMAT, M_MISALIGN, M_XMM12, M_NOXMM,
+	M_HINT_OFF, M_FAST_RDX_HIGH, M_EMPTY_SET, M_SLOW_SEND_IPI, M_COUNT
+};
+static const char *const mut_name[M_COUNT] = {
+	"reserved control bit", "var_hdr + 1", "var_hdr - 1",
+	"valid_bank_mask != var_hdr", "rep count/start", "vector out of range",
+	"unknown call code", "input cut short", "format 2..", "misaligned input",
+	"12 banks as XMM input", "XMM input not advertised",
+	"hint withdrawn (CPUID)", "fast Send-IPI, rdx bits 63:32",
+	"empty sparse set", "Send-IPI through the page"
+};
+
+/* The known ways KVM 6.1 and tests/receiver differ. */
+enum cls {
+	C_ALIGN,	/* receiver: misaligned input is status 4; KVM does not check */
+	C_16BANKS,	/* KVM reads at most 16 banks: a set cut short beyond them passes */
+	C_NOXMM,	/* receiver: fast Ex without XMM input is status 3; KVM: #UD
+			 * under CPUID enforcement, else it reads the registers anyway */
+	C_ACCESS,	/* KVM with CPUID enforcement: status 6 for a call not advertised */
+	C_COUNT
+};
+static const char *const cls_name[C_COUNT] = {
+	"misaligned input: receiver status 4 (TLFS), KVM 6.1 reads it (no alignment check on this path)",
+	"input cut short after bank 16: receiver status 3, KVM 6.1 success (reads at most 16 banks, KVM_MAX_VCPUS 1024)",
+	"fast Ex without XMM input advertised: receiver status 3; KVM 6.1 #UD with CPUID enforcement, else reads the XMM registers (success)",
+	"hint withdrawn with CPUID enforcement: KVM 6.1 status 6 (access denied), receiver does not model CPUID"
+};
+
+struct kcase {
+	enum form form;
+	bool beyond;			/* VPs up to 4095, nr up to 4096 */
+	uint32_t nr;
+	uint32_t *vp;
+	unsigned long *mask;		/* the mask sent (F_ONE: {cpu}) */
+	unsigned long *present;
+	const unsigned long *hv_present;/* present or NULL */
+	uint32_t self, cpu;
+	bool excl;
+	uint32_t vector;
+	uint32_t hints;
+	bool page;
+	bool enforce;
+	/* the VM */
+	uint32_t nvcpu;
+	uint32_t *vm_cpu;		/* vCPU -> CPU */
+	uint32_t *vm_vp;		/* vCPU -> VP index */
+	uint32_t *cpu_vcpu;		/* CPU -> vCPU or NO_VCPU */
+	uint64_t gpa;			/* the input page's GPA */
+};
+
+struct stats {
+	uint64_t cases, failures, sent, not_run;
+	uint64_t form[F_COUNT], kind[6], beyond, identity_path, mismatch_path;
+	uint64_t xmm_sent, enforce_sent, dropped_cases, dropped_vps;
+	uint64_t banks_gt16;		/* page plans with > 16 banks (KVM reads 16) */
+	uint64_t irqs;
+	uint64_t mut_tried[M_COUNT], mut_agree[M_COUNT], mut_failed[M_COUNT];
+	uint64_t cls[C_COUNT];
+	uint64_t status_seen[16];	/* negative checks: KVM status (low 4 bits) */
+	uint64_t ud_seen;
+};
+
+static uint64_t rng_state;
+static unsigned int reports, max_reports = 10;
+static uint64_t hv_page[PAGE_BYTES / 8];
+static uint64_t mut_page[PAGE_BYTES / 8 + 1];
+static struct or_sets sets;
+static uint32_t free_vps[KVMR_MAX_VCPUS];
+
+/* splitmix64 */
+static uint64_t rnd(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint32_t below(uint32_t n)
+{
+	return n ? (uint32_t)(rnd() % n) : 0;
+}
+
+static void set_bit(unsigned long *m, uint32_t b)
+{
+	m[b / LONG_BITS] |= 1ul << (b % LONG_BITS);
+}
+
+static bool test_bit(const unsigned long *m, uint32_t b)
+{
+	return (m[b / LONG_BITS] >> (b % LONG_BITS)) & 1ul;
+}
+
+static bool vcpu_bit(const uint64_t *v, uint32_t i)
+{
+	return (v[i / 64u] >> (i % 64u)) & 1u;
+}
+
+static unsigned int popcount64(uint64_t w)
+{
+	return (unsigned int)__builtin_popcountll(w);
+}
+
+/* ---- case generation ---- */
+
+static uint32_t pick_nr(bool beyond)
+{
+	uint32_t r = below(100);
+
+	if (beyond)
+		return 65 + below(NR_MAX - 64);
+	if (r < 35)
+		return 1 + below(64);
+	if (r < 65)
+		return 65 + below(448);
+	return 513 + below(KVMR_MAX_VCPUS - 512);
+}
+
+/* VP tables below @lim: identity, permuted, strided, sparse-high, random. */
+static void make_table(uint32_t *vp, uint32_t nr, uint32_t lim)
+{
+	uint32_t c, r = below(100);
+
+	if (r < 25 || (r >= 60 && r < 72 && nr + 128 > lim)) {
+		for (c = 0; c < nr; c++)
+			vp[c] = c;
+	} else if (r < 45) {
+		for (c = 0; c < nr; c++)
+			vp[c] = c;
+		for (c = nr - 1; c > 0; c--) {
+			uint32_t j = below(c + 1), t = vp[c];
+
+			vp[c] = vp[j];
+			vp[j] = t;
+		}
+	} else if (r < 60) {			/* sparse: a stride */
+		uint32_t spread = 1 + below((lim - 1) / nr);
+
+		for (c = 0; c < nr; c++)
+			vp[c] = c * spread;
+	} else if (r < 72) {			/* sparse-high: all >= 64 */
+		uint32_t off = 64u * (1 + below((lim - nr) / 64u - 1));
+
+		for (c = 0; c < nr; c++)
+			vp[c] = off + c;
+	} else if (r < 85) {			/* random, duplicates allowed */
+		uint32_t l = below(3) == 0 ? 64 : lim;
+
+		for (c = 0; c < nr; c++)
+			vp[c] = below(l);
+	} else {				/* identity, local swaps */
+		for (c = 0; c < nr; c++)
+			vp[c] = c;
+		for (c = 0; c < 1 + nr / 16; c++) {
+			uint32_t a = below(nr), b = below(nr), t = vp[a];
+
+			vp[a] = vp[b];
+			vp[b] = t;
+		}
+	}
+	if (below(8) == 0)			/* unknown VPs */
+		for (c = 0; c < 1 + below(3); c++)
+			vp[below(nr)] = INVAL;
+	if (below(20) == 0)			/* a VP beyond the sparse range */
+		vp[below(nr)] = 4096 + below(100000);
+	if (below(10) == 0 && lim > 64)		/* a high VP on the last CPU */
+		vp[nr - 1] = 64 + below(lim - 64);
+}
+
+static void make_mask(unsigned long *m, uint32_t words, uint32_t nr,
+		      uint32_t self, const unsigned long *present)
+{
+	uint32_t r = below(100), c, k;
+
+	memset(m, 0, words * sizeof(*m));
+	if (r < 5) {
+	} else if (r < 20) {
+		set_bit(m, below(3) == 0 ? self : below(nr));
+	} else if (r < 45) {
+		for (k = 1 + below(12); k; k--)
+			set_bit(m, below(nr));
+	} else if (r < 70) {
+		uint32_t p = 1 + below(99);
+
+		for (c = 0; c < nr; c++)
+			if (below(100) < p)
+				set_bit(m, c);
+	} else if (r < 80) {
+		uint32_t a = below(nr), b = a + below(nr - a);
+
+		for (c = a; c <= b; c++)
+			set_bit(m, c);
+	} else {
+		for (c = 0; c < nr; c++)
+			set_bit(m, c);
+	}
+	for (c = 0; c < words; c++)		/* a cpumask holds present CPUs */
+		m[c] &= present[c];
+	if (nr % LONG_BITS && below(4) == 0)	/* garbage beyond nr_cpu_ids */
+		m[words - 1] |= ~0ul << (nr % LONG_BITS);
+}
+
+/*
+ * The VM: a vCPU for each present CPU whose VP KVM can hold (first one
+ * per VP, then the duplicates, then the CPUs with VP_INVAL, which get a
+ * VP no vCPU has), up to KVMR_MAX_VCPUS, numbered in CPU order.
+ */
+static void make_vm(struct kcase *k)
+{
+	static bool used[KVMR_MAX_VCPUS];
+	static bool pick[NR_MAX];
+	uint32_t c, n = 0, nfree = 0, pass, v;
+
+	memset(used, 0, sizeof(used));
+	memset(pick, 0, sizeof(pick));
+	for (pass = 0; pass < 3; pass++) {
+		for (c = 0; c < k->nr && n < KVMR_MAX_VCPUS; c++) {
+			v = k->vp[c];
+			if (!test_bit(k->present, c) || pick[c])
+				continue;
+			if (pass == 0 ? v < KVMR_MAX_VCPUS && !used[v] :
+			    pass == 1 ? v < KVMR_MAX_VCPUS : v == INVAL) {
+				if (v < KVMR_MAX_VCPUS)
+					used[v] = true;
+				pick[c] = true;
+				n++;
+			}
+		}
+		if (pass == 1)
+			for (v = KVMR_MAX_VCPUS; v-- > 0;)
+				if (!used[v])
+					free_vps[nfree++] = v;
+	}
+	k->nvcpu = 0;
+	for (c = 0; c < k->nr; c++) {
+		k->cpu_vcpu[c] = NO_VCPU;
+		if (!pick[c])
+			continue;
+		v = k->vp[c];
+		if (v == INVAL)
+			v = free_vps[--nfree];	/* the lowest free VPs first */
+		k->cpu_vcpu[c] = k->nvcpu;
+		k->vm_cpu[k->nvcpu] = c;
+		k->vm_vp[k->nvcpu] = v;
+		k->nvcpu++;
+	}
+}
+
+static void make_case(struct kcase *k)
+{
+	uint32_t words, c, r, lim;
+
+	k->beyond = below(7) == 0;
+	k->nr = pick_nr(k->beyond);
+	lim = k->beyond ? 4096u : KVMR_MAX_VCPUS;
+	words = HVIPI_MASK_WORDS(k->nr);
+	make_table(k->vp, k->nr, lim);
+	memset(k->present, 0, words * sizeof(*k->present));
+	r = below(100);
+	for (c = 0; c < k->nr; c++)
+		if (r < 75 || below(8))
+			set_bit(k->present, c);
+	k->self = below(k->nr);
+	set_bit(k->present, k->self);		/* the sender is present */
+	k->hv_present = below(10) < 7 ? k->present : NULL;
+	r = below(100);
+	k->form = r < 35 ? F_MASK : r < 55 ? F_MASK_ALLBUTSELF :
+		  r < 65 ? F_PRESENT : r < 75 ? F_PRESENT_ALLBUTSELF : F_ONE;
+	if (k->form == F_PRESENT || k->form == F_PRESENT_ALLBUTSELF)
+		memcpy(k->mask, k->present, words * sizeof(*k->mask));
+	else
+		make_mask(k->mask, words, k->nr, k->self, k->present);
+	k->excl = k->form == F_MASK_ALLBUTSELF || k->form == F_PRESENT_ALLBUTSELF;
+	if (k->form == F_ONE) {
+		do
+			k->cpu = below(3) == 0 ? k->self : below(k->nr);
+		while (!test_bit(k->present, k->cpu));
+		memset(k->mask, 0, words * sizeof(*k->mask));
+		set_bit(k->mask, k->cpu);
+	} else {
+		k->cpu = k->self;
+	}
+	r = below(100);
+	k->vector = r < 88 ? 0x10 + below(0xf0) :
+		    r < 92 ? (below(2) ? 0x10 : 0xff) :
+		    r < 96 ? below(0x10) : 0x100 + below(0x10000);
+	k->hints = below(5) == 0 ? below(8) :
+		   HVIPI_HINT_CLUSTER_IPI | HVIPI_HINT_EX_MASKS |
+		   (below(2) ? HVIPI_HINT_XMM_INPUT : 0);
+	k->page = below(10) != 0;
+	k->enforce = below(2);
+	k->gpa = (uint64_t)(1 + below(1u << 20)) << 12;
+	make_vm(k);
+}
+
+/* ---- reporting ---- */
+
+static void report(const struct kcase *k, const char *what,
+		   const struct hvipi_plan *p, const struct rx_result *rr,
+		   const struct kvmr_result *kr)
+{
+	uint32_t c, shown = 0;
+
+	if (reports++ >= max_reports)
+		return;
+	fprintf(stderr, "FAIL: %s\n  form=%s beyond=%d nr=%u self=%u cpu=%u excl=%d vector=%#x hints=%#x page=%s enforce=%d present=%s vcpus=%u mismatched=%d\n",
+		what, form_name[k->form], k->beyond, k->nr, k->self, k->cpu,
+		k->excl, k->vector, k->hints, k->page ? "4096" : "NULL",
+		k->enforce, k->hv_present ? "yes" : "NULL", k->nvcpu,
+		kvmr_mismatched());
+	fprintf(stderr, "  targets (cpu:vp/vcpu):");
+	for (c = 0; c < k->nr && shown < 24; c++) {
+		if (test_bit(k->mask, c) && !(k->excl && c == k->self)) {
+			fprintf(stderr, " %u:%#x/%d", c, k->vp[c],
+				k->cpu_vcpu[c] == NO_VCPU ? -1 : (int)k->cpu_vcpu[c]);
+			shown++;
+		}
+	}
+	fprintf(stderr, "%s\n", shown >= 24 ? " ..." : "");
+	if (p)
+		fprintf(stderr, "  plan: kind=%s reason=%u control=%#" PRIx64 " rdx=%#" PRIx64 " r8=%#" PRIx64 " vbm=%#" PRIx64 " banks=%u bytes=%u\n",
+			p->kind < 6 ? kind_name[p->kind] : "?", p->reason,
+			p->control, p->rdx, p->r8, p->valid_bank_mask,
+			p->banks, p->bytes);
+	if (rr)
+		fprintf(stderr, "  receiver: status=%u why=%s delivered=%d all=%d nr_vps=%u vector=%#x read=%zu\n",
+			rr->status, rr->why, rr->delivered, rr->all,
+			rr->nr_vps, rr->vector, rr->bytes_read);
+	if (kr)
+		fprintf(stderr, "  KVM: ret=%d rax=%s%#" PRIx64 " ud=%d irqs=%u dup=%u bad=%u vector=%#x xmm_read=%d reads=%u faults=%u read_end=%" PRIu64 " unexpected=%u (%s)\n",
+			kr->ret, kr->rax_written ? "" : "(not written)",
+			kr->rax, kr->ud, kr->nr_irqs, kr->dup_irqs,
+			kr->bad_irqs, kr->vector, kr->xmm_read, kr->reads,
+			kr->read_faults, kr->read_end, kr->unexpected,
+			kr->unexpected_what ? kr->unexpected_what : "-");
+}
+
+/* ---- one call to both receivers ---- */
+
+struct call {
+	uint64_t control, rdx, r8;
+	uint64_t xmm[12];
+	bool has_xmm;			/* receiver: XMM input in use */
+	const void *mem;		/* input bytes (page calls) */
+	size_t mem_len;
+	uint64_t gpa;			/* where KVM sees them */
+	bool cluster_ipi, ex_masks, xmm_input, enforce;
+};
+
+static int rx_run(const struct call *c, struct rx_result *r)
+{
+	struct rx_call rc;
+
+	memset(&rc, 0, sizeof(rc));
+	rc.control = c->control;
+	rc.rdx = c->rdx;
+	rc.r8 = c->r8;
+	rc.has_xmm = c->has_xmm;
+	memcpy(rc.xmm, c->xmm, sizeof(rc.xmm));
+	rc.page = c->mem;
+	rc.page_size = c->mem ? c->mem_len : 0;
+	return rx_decode(&rc, r);
+}
+
+static void kvm_run(const struct kcase *k, const struct call *c,
+		    uint32_t vector, struct kvmr_result *r)
+{
+	struct kvmr_call kc;
+	uint32_t sender = k->cpu_vcpu[k->self];
+
+	memset(&kc, 0, sizeof(kc));
+	kc.vcpu = sender == NO_VCPU ? 0 : sender;
+	kc.rcx = c->control;
+	kc.rdx = c->rdx;
+	kc.r8 = c->r8;
+	memcpy(kc.xmm, c->xmm, sizeof(kc.xmm));
+	kc.mem = c->mem;
+	kc.mem_len = c->mem_len;
+	kc.mem_gpa = c->gpa;
+	kc.cluster_ipi = c->cluster_ipi;
+	kc.ex_masks = c->ex_masks;
+	kc.xmm_input = c->xmm_input;
+	kc.enforce = c->enforce;
+	kvmr_hypercall(&kc, vector, r);
+}
+
+/* KVM interrupted exactly the vCPUs the receiver's result names. */
+static bool same_vcpus(const struct kcase *k, const struct rx_result *rr,
+		       const struct kvmr_result *kr)
+{
+	uint32_t i;
+
+	if (kr->dup_irqs || kr->bad_irqs)
+		return false;
+	for (i = 0; i < k->nvcpu; i++) {
+		bool want = rr->delivered &&
+			    (rr->all || rx_vp_test(rr, k->vm_vp[i]));
+
+		if (vcpu_bit(kr->vcpus, i) != want)
+			return false;
+	}
+	return kr->nr_irqs == 0 || kr->vector == rr->vector;
+}
+
+/* The two receivers agree: the status in rax, the vCPUs, the vector. */
+static bool agree(const struct kcase *k, const struct rx_result *rr,
+		  const struct kvmr_result *kr)
+{
+	return !kr->unexpected && !kr->ud && kr->ret == 1 && kr->skips == 1 &&
+	       kr->rax_written && kr->rax == rr->status &&
+	       (rr->status != RX_ST_SUCCESS ? kr->nr_irqs == 0 :
+		same_vcpus(k, rr, kr));
+}
+
+/* ---- the plan's own call ---- */
+
+static void plan_call(const struct kcase *k, const struct hvipi_plan *p,
+		      struct call *c)
+{
+	uint32_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->control = p->control;
+	c->cluster_ipi = k->hints & HVIPI_HINT_CLUSTER_IPI;
+	c->ex_masks = k->hints & HVIPI_HINT_EX_MASKS;
+	c->xmm_input = k->hints & HVIPI_HINT_XMM_INPUT;
+	c->enforce = k->enforce;
+	for (i = 0; i < 12u; i++)	/* what the XMM registers hold anyway */
+		c->xmm[i] = rnd();
+	if (p->kind == HVIPI_PLAN_FAST || p->kind == HVIPI_PLAN_EX_XMM) {
+		c->rdx = p->rdx;
+		c->r8 = p->r8;
+		if (p->kind == HVIPI_PLAN_EX_XMM) {
+			c->has_xmm = true;
+			for (i = 0; i < 12u; i++)
+				c->xmm[i] = p->input[2 + i];
+		}
+	} else {
+		c->rdx = k->gpa;	/* the glue passes the page's GPA */
+		c->r8 = 0;
+		c->mem = hv_page;
+		c->mem_len = PAGE_BYTES;
+		c->gpa = k->gpa;
+	}
+}
+
+/* The plan's call: receiver and KVM, checked against the oracle's set. */
+static bool check_plan(const struct kcase *k, const struct hvipi_plan *p,
+		       struct stats *st)
+{
+	struct rx_result rr;
+	struct kvmr_result kr;
+	struct call c;
+	uint32_t i, want_read;
+	bool ex = p->kind == HVIPI_PLAN_EX_SPARSE || p->kind == HVIPI_PLAN_EX_ALL;
+
+	plan_call(k, p, &c);
+	/* the receiver, on exactly the bytes the plan sends (as tests/common) */
+	{
+		struct call rc = c;
+
+		if (ex)
+			rc.mem_len = p->bytes;
+		if (rx_run(&rc, &rr) || !rr.delivered || rr.vector != k->vector ||
+		    (rr.all ? p->kind != HVIPI_PLAN_EX_ALL ||
+		     !sets.mask_is_present || sets.exclude_self :
+		     rr.nr_vps != sets.nvps)) {
+			report(k, "receiver: the plan is rejected or reads another set", p, &rr, NULL);
+			return false;
+		}
+		for (i = 0; !rr.all && i < sets.nvps; i++) {
+			if (!rx_vp_test(&rr, sets.list[i])) {
+				report(k, "receiver: a target VP is not in the set", p, &rr, NULL);
+				return false;
+			}
+		}
+	}
+	kvm_run(k, &c, k->vector, &kr);
+	st->irqs += kr.nr_irqs;
+	if (!agree(k, &rr, &kr) || kr.rax != kvmr_status_success) {
+		report(k, "KVM: the plan is not accepted, or other vCPUs / another vector", p, &rr, &kr);
+		return false;
+	}
+	if (kr.xmm_read != (p->kind == HVIPI_PLAN_EX_XMM)) {
+		report(k, "KVM: XMM registers read for a plan that is not EX_XMM, or not read for EX_XMM", p, &rr, &kr);
+		return false;
+	}
+	/* the vCPUs of the target CPUs: all interrupted (all vCPUs for "all") */
+	for (i = 0; i < k->nvcpu; i++) {
+		uint32_t c2 = k->vm_cpu[i];
+		bool target = test_bit(k->mask, c2) && !(k->excl && c2 == k->self);
+
+		if ((target || p->kind == HVIPI_PLAN_EX_ALL) &&
+		    !vcpu_bit(kr.vcpus, i)) {
+			report(k, "KVM: a target CPU's vCPU is not interrupted", p, &rr, &kr);
+			return false;
+		}
+		if (p->kind == HVIPI_PLAN_EX_ALL && !target) {
+			report(k, "\"all\" format while a vCPU is not a target", p, &rr, &kr);
+			return false;
+		}
+	}
+	/* input bytes: the receiver reads the whole set, KVM 16 banks at most */
+	if (ex) {
+		want_read = p->kind == HVIPI_PLAN_EX_ALL ? 24u :
+			    24u + 8u * (p->banks < kvmr_sparse_banks ?
+					p->banks : kvmr_sparse_banks);
+		if (kr.read_end != want_read || rr.bytes_read != p->bytes ||
+		    (p->banks <= kvmr_sparse_banks && kr.read_end != rr.bytes_read)) {
+			report(k, "KVM and the receiver read other input bytes", p, &rr, &kr);
+			return false;
+		}
+		if (p->banks > kvmr_sparse_banks)
+			st->banks_gt16++;
+	} else if (kr.reads) {
+		report(k, "KVM read guest memory for a fast call", p, &rr, &kr);
+		return false;
+	}
+	/* VPs KVM cannot have: in the receiver's set, no vCPU interrupted */
+	if (!rr.all) {
+		uint32_t dropped = 0;
+
+		for (i = KVMR_MAX_VCPUS; i < RX_NR_VPS; i++)
+			dropped += rx_vp_test(&rr, i);
+		if (dropped) {
+			st->dropped_cases++;
+			st->dropped_vps += dropped;
+		}
+	}
+	st->xmm_sent += p->kind == HVIPI_PLAN_EX_XMM;
+	st->enforce_sent += k->enforce;
+	return true;
+}
+
+/* ---- negative checks ---- */
+
+static bool mut_applies(enum mut m, const struct hvipi_plan *p)
+{
+	bool page = p->kind == HVIPI_PLAN_EX_SPARSE || p->kind == HVIPI_PLAN_EX_ALL;
+	bool sparse = p->kind == HVIPI_PLAN_EX_SPARSE || p->kind == HVIPI_PLAN_EX_XMM;
+
+	switch (m) {
+	case M_VARHDR_DOWN:
+	case M_BANKMASK:
+	case M_EMPTY_SET:
+		return sparse;
+	case M_TRUNCATE:
+		return p->kind == HVIPI_PLAN_EX_SPARSE;
+	case M_FORMAT:
+		return p->kind != HVIPI_PLAN_FAST;
+	case M_MISALIGN:
+		return page;
+	case M_NOXMM:
+		return p->kind == HVIPI_PLAN_EX_XMM;
+	case M_FAST_RDX_HIGH:
+	case M_SLOW_SEND_IPI:
+		return p->kind == HVIPI_PLAN_FAST;
+	default:
+		return true;
+	}
+}
+
+static void put_word(struct call *c, uint32_t word, uint64_t v)
+{
+	/* word 0: vector (+ vtl, reserved), 1: format, 2: valid_bank_mask, ... */
+	if (c->mem) {
+		memcpy((uint8_t *)mut_page + 8u * word, &v, 8);
+	} else if (word == 0) {
+		c->rdx = v;
+	} else if (word == 1) {
+		c->r8 = v;
+	} else if (word - 2u < 12u) {
+		c->xmm[word - 2u] = v;
+	}
+}
+
+static uint64_t get_word(const struct call *c, uint32_t word)
+{
+	uint64_t v = 0;
+
+	if (c->mem)
+		memcpy(&v, (const uint8_t *)mut_page + 8u * word, 8);
+	else if (word == 0)
+		v = c->rdx;
+	else if (word == 1)
+		v = c->r8;
+	else if (word - 2u < 12u)
+		v = c->xmm[word - 2u];
+	return v;
+}
+
+static uint64_t bad_vector(void)
+{
+	return below(2) ? below(0x10) : 0x100 + below(0xffff00);
+}
+
+/* Build the malformed call @m from the plan's call; the expected class. */
+static void mutate(enum mut m, const struct kcase *k,
+		   const struct hvipi_plan *p, struct call *c)
+{
+	uint32_t vh = (uint32_t)((c->control & CTL_VARHDR) >> CTL_VARHDR_SHIFT);
+	uint64_t vbm;
+
+	if (c->mem) {
+		memcpy(mut_page, hv_page, PAGE_BYTES);
+		c->mem = mut_page;
+	}
+	switch (m) {
+	case M_RSVD: {
+		static const uint8_t bits[] = { 27, 28, 29, 30, 31, 44, 45, 46,
+						47, 60, 61, 62, 63 };
+
+		c->control |= 1ull << bits[below(sizeof(bits))];
+		break;
+	}
+	case M_VARHDR_UP:
+		c->control = (c->control & ~CTL_VARHDR) |
+			     ((uint64_t)((vh + 1 + below(3)) & 0x3ff) << CTL_VARHDR_SHIFT);
+		break;
+	case M_VARHDR_DOWN:
+		c->control = (c->control & ~CTL_VARHDR) |
+			     ((uint64_t)(vh - 1) << CTL_VARHDR_SHIFT);
+		break;
+	case M_BANKMASK:
+		vbm = get_word(c, 2);
+		put_word(c, 2, vbm ^ (1ull << below(64)));
+		break;
+	case M_REP:
+		c->control |= below(2) ?
+			(uint64_t)(1 + below(0xfff)) << CTL_REPCNT_SHIFT :
+			(uint64_t)(1 + below(0xfff)) << CTL_REPIDX_SHIFT;
+		break;
+	case M_VECTOR:
+		if (p->kind == HVIPI_PLAN_FAST || c->mem)
+			put_word(c, 0, (get_word(c, 0) & ~0xffffffffull) |
+				 (bad_vector() & 0xffffffffull));
+		else		/* XMM: rdx is the vector, bits 63:32 ignored */
+			c->rdx = bad_vector() | ((uint64_t)rnd() << 32);
+		break;
+	case M_CODE: {
+		/* none is a call KVM 6.1 implements */
+		static const uint16_t codes[] = { 0x0000, 0x000a, 0x000c,
+						  0x0016, 0x0046, 0x00ff,
+						  0x4321, 0xffff };
+
+		c->control = (c->control & ~CTL_CODE) | codes[below(sizeof(codes) / 2)];
+		break;
+	}
+	case M_TRUNCATE:
+		c->mem_len = p->bytes - 8u * (1 + below(p->banks));
+		break;
+	case M_FORMAT:
+		put_word(c, 1, 2 + (below(2) ? below(16) : rnd() >> 1));
+		break;
+	case M_MISALIGN: {
+		uint32_t off = 1 + below(7);
+
+		memmove((uint8_t *)mut_page + off, hv_page, PAGE_BYTES);
+		c->mem = (uint8_t *)mut_page + off;
+		c->gpa += off;
+		c->rdx = c->gpa;
+		break;
+	}
+	case M_XMM12: {
+		uint32_t i;
+
+		c->control = (uint64_t)CODE_IPI_EX | CTL_FAST |
+			     (12ull << CTL_VARHDR_SHIFT);
+		c->rdx = k->vector;
+		c->r8 = 0;
+		c->mem = NULL;
+		c->mem_len = 0;
+		vbm = 0;
+		while (popcount64(vbm) < 12)
+			vbm |= 1ull << below(64);
+		c->xmm[0] = vbm;
+		for (i = 1; i < 12; i++)
+			c->xmm[i] = rnd();
+		c->has_xmm = true;
+		/* advertised: the check is the bank count, not the CPUID */
+		c->cluster_ipi = c->ex_masks = c->xmm_input = true;
+		break;
+	}
+	case M_NOXMM:
+		c->xmm_input = false;
+		c->has_xmm = false;
+		break;
+	case M_HINT_OFF:
+		if ((c->control & CTL_CODE) == CODE_IPI_EX && below(2))
+			c->ex_masks = false;
+		else
+			c->cluster_ipi = false;
+		break;
+	case M_FAST_RDX_HIGH:
+		c->rdx |= (uint64_t)(1 + below(0xffffffffu)) << 32;
+		break;
+	case M_EMPTY_SET:
+		c->control &= ~CTL_VARHDR;
+		put_word(c, 2, 0);
+		if (below(2))
+			put_word(c, 0, bad_vector());
+		break;
+	case M_SLOW_SEND_IPI:
+		/* the same Send-IPI with its 16 input bytes in the page */
+		mut_page[0] = c->rdx;
+		mut_page[1] = c->r8;
+		c->control &= ~CTL_FAST;
+		c->mem = mut_page;
+		c->mem_len = PAGE_BYTES;
+		c->gpa = k->gpa;
+		c->rdx = k->gpa;
+		c->r8 = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The receiver's reading of the call as KVM takes it, for the variants
+ * that KVM accepts where the receiver does not: the input aligned
+ * (M_MISALIGN), whole (M_TRUNCATE), with XMM input (M_NOXMM).
+ */
+static void relaxed(enum mut m, const struct kcase *k,
+		    const struct hvipi_plan *p, const struct call *c,
+		    const struct rx_result *rr, struct rx_result *ref)
+{
+	struct call rc;
+
+	if (m != M_MISALIGN && m != M_TRUNCATE && m != M_NOXMM) {
+		*ref = *rr;
+		return;
+	}
+	plan_call(k, p, &rc);
+	if (m == M_NOXMM)
+		rc = *c, rc.has_xmm = true;
+	rx_run(&rc, ref);
+}
+
+/* Put a disagreement down to its class; C_COUNT if none explains it. */
+static enum cls classify(enum mut m, const struct kcase *k,
+			 const struct hvipi_plan *p, const struct call *c,
+			 const struct rx_result *rr, const struct rx_result *ref,
+			 const struct kvmr_result *kr)
+{
+	/* KVM: success, and the vCPUs of the relaxed reading */
+	bool kvm_ok = !kr->ud && kr->ret == 1 && kr->skips == 1 &&
+		      kr->rax_written && kr->rax == kvmr_status_success &&
+		      ref->status == RX_ST_SUCCESS && same_vcpus(k, ref, kr);
+
+	if (kr->unexpected || kr->dup_irqs || kr->bad_irqs)
+		return C_COUNT;
+	switch (m) {
+	case M_MISALIGN:
+		if (rr->status == RX_ST_INVALID_ALIGN && kvm_ok)
+			return C_ALIGN;
+		break;
+	case M_TRUNCATE:
+		if (rr->status == RX_ST_INVALID_INPUT && p->banks > kvmr_sparse_banks &&
+		    c->mem_len >= 24u + 8u * kvmr_sparse_banks && kvm_ok)
+			return C_16BANKS;
+		break;
+	case M_NOXMM:
+		if (rr->status == RX_ST_INVALID_INPUT &&
+		    (c->enforce ? kr->ud && !kr->rax_written && kr->nr_irqs == 0 &&
+				  kr->skips == 0 :
+		     kvm_ok && kr->xmm_read))
+			return C_NOXMM;
+		break;
+	case M_HINT_OFF:
+		if (c->enforce && rr->status == RX_ST_SUCCESS && !kr->ud &&
+		    kr->ret == 1 && kr->rax_written &&
+		    kr->rax == kvmr_status_access_denied && kr->nr_irqs == 0)
+			return C_ACCESS;
+		break;
+	default:
+		break;
+	}
+	return C_COUNT;
+}
+
+static bool check_mutation(const struct kcase *k, const struct hvipi_plan *p,
+			   struct stats *st)
+{
+	struct rx_result rr, ref;
+	struct kvmr_result kr;
+	struct call c;
+	enum mut m;
+	enum cls cl;
+
+	do
+		m = (enum mut)below(M_COUNT);
+	while (!mut_applies(m, p));
+	plan_call(k, p, &c);
+	mutate(m, k, p, &c);
+	st->mut_tried[m]++;
+	rx_run(&c, &rr);
+	relaxed(m, k, p, &c, &rr, &ref);
+	kvm_run(k, &c, ref.vector, &kr);
+	if (kr.ud)
+		st->ud_seen++;
+	else if (kr.rax_written)
+		st->status_seen[kr.rax & 15u]++;
+	if (agree(k, &rr, &kr)) {
+		st->mut_agree[m]++;
+		return true;
+	}
+	cl = classify(m, k, p, &c, &rr, &ref, &kr);
+	if (cl != C_COUNT) {
+		st->cls[cl]++;
+		return true;
+	}
+	st->mut_failed[m]++;
+	{
+		char what[160];
+
+		snprintf(what, sizeof(what),
+			 "negative check \"%s\": KVM and the receiver disagree (unclassified)",
+			 mut_name[m]);
+		report(k, what, p, &rr, &kr);
+		if (reports <= max_reports)
+			fprintf(stderr, "  call: control=%#" PRIx64 " rdx=%#" PRIx64 " r8=%#" PRIx64 " mem_len=%zu gpa=%#" PRIx64 " cpuid cluster=%d ex=%d xmm=%d enforce=%d\n",
+				c.control, c.rdx, c.r8, c.mem ? c.mem_len : 0,
+				c.gpa, c.cluster_ipi, c.ex_masks, c.xmm_input,
+				c.enforce);
+	}
+	return false;
+}
+
+/* ---- one case ---- */
+
+static bool run_case(struct kcase *k, struct stats *st)
+{
+	struct hvipi_plan p;
+	struct or_expect e;
+	bool one = k->form == F_ONE;
+	uint32_t size = k->page ? PAGE_BYTES : 0;
+
+	or_sets(&sets, k->mask, one ? NULL : k->hv_present, k->nr, k->vp,
+		one ? k->cpu : k->self, one ? false : k->excl);
+	or_expect(&e, &sets, k->vector, k->hints, k->page, size);
+	if (k->page)
+		memset(hv_page, FILL, sizeof(hv_page));
+	memset(&p, 0x5a, sizeof(p));
+	if (one)
+		hvipi_plan_one(&p, k->cpu, k->nr, k->vp, k->vector, k->hints,
+			       k->page ? hv_page : NULL, size);
+	else
+		hvipi_plan_mask(&p, k->mask, k->hv_present, k->nr, k->vp,
+				hvipi_vp_ident(k->vp, k->nr), k->self, k->excl,
+				k->vector, k->hints, k->page ? hv_page : NULL,
+				size);
+	st->cases++;
+	st->form[k->form]++;
+	st->beyond += k->beyond;
+	if (p.kind > HVIPI_PLAN_EX_XMM || p.kind != e.kind || p.reason != e.reason) {
+		report(k, "hvipi: kind/reason differs from the oracle", &p, NULL, NULL);
+		return false;
+	}
+	st->kind[p.kind]++;
+	if (p.kind == HVIPI_PLAN_NONE || p.kind == HVIPI_PLAN_FALLBACK)
+		return true;		/* nothing is sent */
+	if (!k->nvcpu) {
+		st->not_run++;		/* no vCPU to run the call on */
+		return true;
+	}
+	if (!kvmr_vm_set(k->nvcpu, k->vm_vp)) {
+		report(k, "KVM refused the VM's VP indexes", &p, NULL, NULL);
+		return false;
+	}
+	if (kvmr_mismatched())
+		st->mismatch_path++;
+	else
+		st->identity_path++;
+	st->sent++;
+	return check_plan(k, &p, st) && check_mutation(k, &p, st);
+}
+
+int main(int argc, char **argv)
+{
+	const char *es = getenv("HVIPI_SEED"), *ec = getenv("HVIPI_CASES");
+	uint32_t words = HVIPI_MASK_WORDS(NR_MAX);
+	uint64_t seed, ncases, i, agreed = 0, classified = 0, failed = 0;
+	struct stats st;
+	struct kcase k;
+	clock_t t0 = clock();
+	int w;
+
+	if (argc > 1)
+		seed = strtoull(argv[1], NULL, 0);
+	else if (es && *es)
+		seed = strtoull(es, NULL, 0);
+	else
+		seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+	ncases = 200000;
+	if (argc > 2)
+		ncases = strtoull(argv[2], NULL, 0);
+	else if (ec && *ec)
+		ncases = strtoull(ec, NULL, 0);
+	printf("kvm_ref: KVM side: %s, arch/x86/kvm/hyperv.c compiled unchanged (KVM_MAX_VCPUS %u, %u sparse banks)\n",
+	       KREF_PKG_VERSION, KVMR_MAX_VCPUS, kvmr_sparse_banks);
+	printf("kvm_ref: seed %#" PRIx64 " (rerun: HVIPI_SEED=%#" PRIx64 "), %" PRIu64 " cases\n",
+	       seed, seed, ncases);
+	fflush(stdout);
+	rng_state = seed;
+	memset(&st, 0, sizeof(st));
+	memset(&sets, 0, sizeof(sets));
+	memset(&k, 0, sizeof(k));
+	k.vp = malloc(NR_MAX * sizeof(*k.vp));
+	k.mask = malloc(words * sizeof(*k.mask));
+	k.present = malloc(words * sizeof(*k.present));
+	k.vm_cpu = malloc(KVMR_MAX_VCPUS * sizeof(*k.vm_cpu));
+	k.vm_vp = malloc(KVMR_MAX_VCPUS * sizeof(*k.vm_vp));
+	k.cpu_vcpu = malloc(NR_MAX * sizeof(*k.cpu_vcpu));
+	if (!k.vp || !k.mask || !k.present || !k.vm_cpu || !k.vm_vp || !k.cpu_vcpu) {
+		perror("malloc");
+		return 2;
+	}
+	if (!kvmr_vm_set(0, NULL)) {
+		fprintf(stderr, "kvm_ref: the VM could not be created\n");
+		ck_write_counts(0, 1);
+		return 1;
+	}
+
+	for (i = 0; i < ncases; i++) {
+		make_case(&k);
+		if (!run_case(&k, &st))
+			st.failures++;
+	}
+
+	printf("kvm_ref: forms:");
+	for (w = 0; w < F_COUNT; w++)
+		printf(" %s=%" PRIu64, form_name[w], st.form[w]);
+	printf(" (beyond KVM_MAX_VCPUS: %" PRIu64 ")\nkvm_ref: plans:", st.beyond);
+	for (w = 0; w < 6; w++)
+		printf(" %s=%" PRIu64, kind_name[w], st.kind[w]);
+	printf("\nkvm_ref: sent to KVM: %" PRIu64 " (EX_XMM %" PRIu64 ", CPUID enforced %" PRIu64
+	       "; KVM's identity path %" PRIu64 ", VP-index lookup path %" PRIu64
+	       "), %" PRIu64 " vCPU interrupts; not run (no vCPU): %" PRIu64 "\n",
+	       st.sent, st.xmm_sent, st.enforce_sent, st.identity_path,
+	       st.mismatch_path, st.irqs, st.not_run);
+	printf("kvm_ref: every sent plan: KVM status 0, the receiver's VP set, the case's vector\n");
+	printf("kvm_ref: negative checks (one malformed variant per sent plan): agree / classified / FAILED\n");
+	for (w = 0; w < M_COUNT; w++) {
+		printf("  %-32s %8" PRIu64 " tried %8" PRIu64 " agree %8" PRIu64 " failed\n",
+		       mut_name[w], st.mut_tried[w], st.mut_agree[w],
+		       st.mut_failed[w]);
+		agreed += st.mut_agree[w];
+		failed += st.mut_failed[w];
+	}
+	printf("  KVM results seen:");
+	for (w = 0; w < 16; w++)
+		if (st.status_seen[w])
+			printf(" status %d: %" PRIu64, w, st.status_seen[w]);
+	printf(", #UD: %" PRIu64 "\n", st.ud_seen);
+	printf("kvm_ref: findings, KVM 6.1 vs tests/receiver (classified differences, not failures):\n");
+	for (w = 0; w < C_COUNT; w++) {
+		printf("  %8" PRIu64 "  %s\n", st.cls[w], cls_name[w]);
+		classified += st.cls[w];
+	}
+	printf("  %8" PRIu64 "  sets with VPs >= 1024 (%" PRIu64 " VPs): receiver interrupts them, KVM 6.1 has no such VP (ignores banks >= 16)\n",
+	       st.dropped_cases, st.dropped_vps);
+	printf("  %8" PRIu64 "  page plans with > 16 banks: KVM 6.1 reads 16 of them, the receiver all\n",
+	       st.banks_gt16);
+	printf("kvm_ref: negative checks: %" PRIu64 " agree, %" PRIu64 " classified, %" PRIu64 " unclassified\n",
+	       agreed, classified, failed);
+	printf("kvm_ref: %s, seed %#" PRIx64 ", %" PRIu64 " cases, %" PRIu64 " failures, %.1f s\n",
+	       KREF_PKG_VERSION, seed, st.cases, st.failures,
+	       (double)(clock() - t0) / CLOCKS_PER_SEC);
+	free(k.vp);
+	free(k.mask);
+	free(k.present);
+	free(k.vm_cpu);
+	free(k.vm_vp);
+	free(k.cpu_vcpu);
+	ck_write_counts(st.cases - st.failures, st.failures);
+	return st.failures ? 1 : 0;
+}
