@@ -9,7 +9,6 @@
 #include "rx.h"
 
 #define CK_GUARD	64u
-#define CK_FILL		0xa5u
 /*
  * Bytes of the page that are filled and checked: the whole page plus a
  * guard beyond it, capped at 1 KiB (an Ex input is at most 24 + 8 * 64 =
@@ -40,6 +39,21 @@ static const char *const lr_why_name[LR_WHY_COUNT] = {
 	"-", "NO_HINT", "VECTOR", "VP_INVAL", "NO_EX", "RANGE", "NO_PAGE"
 };
 
+const char *ck_kind_name(uint32_t kind)
+{
+	return kind < 6u ? kind_name[kind] : "?";
+}
+
+const char *ck_reason_name(uint32_t reason)
+{
+	return reason < 7u ? reason_name[reason] : "?";
+}
+
+const char *ck_lr_why_name(uint32_t why)
+{
+	return why < LR_WHY_COUNT ? lr_why_name[why] : "?";
+}
+
 static uint32_t ck_check_len(const struct ck_case *c)
 {
 	uint32_t n = c->have_page ? c->page_size + CK_GUARD : 0;
@@ -50,33 +64,38 @@ static uint32_t ck_check_len(const struct ck_case *c)
 static void ck_report(const struct ck_case *c, const char *what,
 		      const struct hvipi_plan *p, const struct or_expect *e)
 {
-	uint32_t cpu, shown = 0;
-
 	if (ck_reports++ >= ck_max_reports)
 		return;
 	fprintf(stderr, "FAIL: %s\n  nr=%u self=%u excl=%d vector=%#x hints=%#x page=%s size=%u present=%s\n",
 		what, c->nr, c->self, c->excl, c->vector, c->hints,
 		c->have_page ? "yes" : "NULL", c->page_size,
 		c->present ? "yes" : "NULL");
-	fprintf(stderr, "  targets (cpu:vp):");
-	for (cpu = 0; cpu < c->nr && shown < 24; cpu++) {
-		if (or_in_mask(c->mask, cpu)) {
-			fprintf(stderr, " %u:%#x%s", cpu, c->vp[cpu],
-				c->present && or_in_mask(c->present, cpu) ? "p" : "");
-			shown++;
-		}
-	}
-	fprintf(stderr, "%s\n", shown >= 24 ? " ..." : "");
+	ck_print_targets(c->mask, c->present, c->nr, c->vp);
 	if (p)
 		fprintf(stderr, "  plan: kind=%s reason=%s control=%#" PRIx64 " rdx=%#" PRIx64 " r8=%#" PRIx64 " vbm=%#" PRIx64 " banks=%u bytes=%u\n",
-			p->kind < 6 ? kind_name[p->kind] : "?",
-			p->reason < 7 ? reason_name[p->reason] : "?",
+			ck_kind_name(p->kind), ck_reason_name(p->reason),
 			p->control, p->rdx, p->r8, p->valid_bank_mask,
 			p->banks, p->bytes);
 	if (e)
 		fprintf(stderr, "  expected: kind=%s reason=%s banks=%u bytes=%u\n",
 			kind_name[e->kind], reason_name[e->reason], e->nbanks,
 			e->bytes);
+}
+
+void ck_print_targets(const unsigned long *mask, const unsigned long *present,
+		      uint32_t nr, const uint32_t *vp)
+{
+	uint32_t cpu, shown = 0;
+
+	fprintf(stderr, "  targets (cpu:vp):");
+	for (cpu = 0; cpu < nr && shown < 24; cpu++) {
+		if (or_in_mask(mask, cpu)) {
+			fprintf(stderr, " %u:%#x%s", cpu, vp[cpu],
+				present && or_in_mask(present, cpu) ? "p" : "");
+			shown++;
+		}
+	}
+	fprintf(stderr, "%s\n", shown >= 24 ? " ..." : "");
 }
 
 /* The receiver's set equals the oracle's target VP set. */
@@ -92,28 +111,16 @@ bool ck_same_set(const struct rx_result *r, const struct or_sets *s)
 	return true;
 }
 
-/* Decode an XMM-fast plan: rdx, r8 and the 12 xmm halves of plan.input. */
-static int ck_decode_xmm(struct rx_result *r, const struct hvipi_plan *p,
-			 bool xen)
+bool ck_rx_targets(const struct rx_result *r, uint32_t kind,
+		   const struct or_sets *s)
 {
-	struct rx_call call;
-	uint32_t i;
-
-	memset(&call, 0, sizeof(call));
-	call.control = p->control;
-	call.rdx = p->rdx;
-	call.r8 = p->r8;
-	call.has_xmm = true;
-	for (i = 0; i < 12u; i++)
-		call.xmm[i] = p->input[2 + i];
-	call.xen = xen;
-	return rx_decode(&call, r);
+	return r->all ? kind == HVIPI_PLAN_EX_ALL && s->mask_is_present &&
+			!s->exclude_self :
+			ck_same_set(r, s);
 }
 
-/* Decode a plan-shaped call; page bytes [0, bytes) only. */
-static int ck_decode(struct rx_result *r, uint64_t control, uint64_t rdx,
-		     uint64_t r8, const uint64_t *page, uint32_t bytes,
-		     bool xen)
+int ck_decode(struct rx_result *r, uint64_t control, uint64_t rdx, uint64_t r8,
+	      const uint64_t *xmm, const void *page, size_t bytes, bool xen)
 {
 	struct rx_call call;
 
@@ -121,13 +128,30 @@ static int ck_decode(struct rx_result *r, uint64_t control, uint64_t rdx,
 	call.control = control;
 	call.rdx = rdx;
 	call.r8 = r8;
+	if (xmm) {
+		call.has_xmm = true;
+		memcpy(call.xmm, xmm, sizeof(call.xmm));
+	}
 	call.page = (const uint8_t *)page;
 	call.page_size = bytes;
 	call.xen = xen;
 	return rx_decode(&call, r);
 }
 
-static bool ck_untouched(const uint64_t *page, uint32_t from, uint32_t to)
+int ck_decode_plan(struct rx_result *r, const struct hvipi_plan *p,
+		   const uint64_t *page, bool xen)
+{
+	if (p->kind == HVIPI_PLAN_EX_XMM)
+		return ck_decode(r, p->control, p->rdx, p->r8, &p->input[2],
+				 NULL, 0, xen);
+	if (p->kind == HVIPI_PLAN_FAST)
+		return ck_decode(r, p->control, p->rdx, p->r8, NULL, NULL, 0,
+				 xen);
+	return ck_decode(r, p->control, p->rdx, p->r8, NULL, page, p->bytes,
+			 xen);
+}
+
+bool ck_untouched(const uint64_t *page, uint32_t from, uint32_t to)
 {
 	const uint8_t *b = (const uint8_t *)page;
 	uint32_t i;
@@ -166,7 +190,7 @@ static bool ck_plan_xmm(const struct ck_case *c, const struct or_sets *s,
 			return false;
 		}
 	}
-	if (ck_decode_xmm(r, p, false) || !r->delivered ||
+	if (ck_decode_plan(r, p, NULL, false) || !r->delivered ||
 	    r->vector != c->vector || r->all || !ck_same_set(r, s) ||
 	    r->bytes_read != 24u + 8u * p->banks) {
 		ck_report(c, "EX_XMM: KVM receiver disagrees", p, e);
@@ -177,7 +201,7 @@ static bool ck_plan_xmm(const struct ck_case *c, const struct or_sets *s,
 	{
 		struct rx_result xr;
 
-		if (ck_decode_xmm(&xr, p, true) == 0) {
+		if (ck_decode_plan(&xr, p, NULL, true) == 0) {
 			ck_report(c, "EX_XMM: Xen receiver accepts a fast Ex", p, e);
 			return false;
 		}
@@ -251,7 +275,7 @@ static bool ck_plan(const struct ck_case *c, const struct or_sets *s,
 			return false;
 		}
 		for (x = 0; x < 2; x++) {
-			if (ck_decode(r, p->control, p->rdx, p->r8, NULL, 0, x) ||
+			if (ck_decode_plan(r, p, hv_page, x) ||
 			    !r->delivered || r->vector != c->vector ||
 			    !ck_same_set(r, s)) {
 				ck_report(c, x ? "FAST: Xen receiver disagrees" :
@@ -278,7 +302,7 @@ static bool ck_plan(const struct ck_case *c, const struct or_sets *s,
 		return false;
 	}
 	for (x = 0; x < 2; x++) {
-		if (ck_decode(r, p->control, p->rdx, p->r8, hv_page, p->bytes, x) ||
+		if (ck_decode_plan(r, p, hv_page, x) ||
 		    !r->delivered || r->vector != c->vector ||
 		    r->bytes_read != p->bytes ||
 		    (p->kind == HVIPI_PLAN_EX_ALL ? !r->all : !ck_same_set(r, s))) {
@@ -298,64 +322,51 @@ static bool ck_plan(const struct ck_case *c, const struct or_sets *s,
 	return true;
 }
 
-static bool ck_linux(const struct ck_case *c, const struct or_sets *s,
-		     const struct hvipi_plan *p, const struct rx_result *hr,
-		     struct ck_stats *st)
+bool ck_hv_sends(uint32_t kind)
 {
-	struct lr_out lo;
-	struct rx_result lr;
-	uint32_t hk = p->kind, lk;
-	bool hv_sends, lr_sends;
+	return kind == HVIPI_PLAN_FAST || kind == HVIPI_PLAN_EX_SPARSE ||
+	       kind == HVIPI_PLAN_EX_ALL || kind == HVIPI_PLAN_EX_XMM;
+}
 
-	if (c->have_page)
-		memset(lr_page, CK_FILL, ck_check_len(c));
-	linux_ref_mask(&lo, c->mask, c->present, c->nr, c->vp, c->self,
-		       c->excl, c->vector, c->hints,
-		       c->have_page ? lr_page : NULL, c->page_size);
-	lk = lo.kind;
+bool ck_lr_sends(uint32_t lk)
+{
+	return lk == LR_FAST || lk == LR_EX_SPARSE || lk == LR_EX_ALL;
+}
+
+void ck_count_linux(struct ck_stats *st, const struct hvipi_plan *p,
+		    uint32_t lk, uint32_t why, bool last_cpu_ex, bool beyond)
+{
+	uint32_t hk = p->kind;
+
 	st->lr_cases++;
 	st->matrix[hk][lk]++;
-	if ((hk == HVIPI_PLAN_NONE) != (lk == LR_NOOP)) {
-		ck_report(c, "hvipi and Linux disagree on a no-op", p, NULL);
-		return false;
-	}
-	hv_sends = hk == HVIPI_PLAN_FAST || hk == HVIPI_PLAN_EX_SPARSE ||
-		   hk == HVIPI_PLAN_EX_ALL || hk == HVIPI_PLAN_EX_XMM;
-	lr_sends = lk == LR_FAST || lk == LR_EX_SPARSE || lk == LR_EX_ALL;
-	if (hv_sends && lk == LR_FALLBACK)
-		st->hv_send_lr_fb[lo.why]++;
-	if (lr_sends && hk == HVIPI_PLAN_FALLBACK)
+	if (ck_hv_sends(hk) && lk == LR_FALLBACK)
+		st->hv_send_lr_fb[why]++;
+	if (ck_lr_sends(lk) && hk == HVIPI_PLAN_FALLBACK)
 		st->lr_send_hv_fb[p->reason]++;
 	if (hk == HVIPI_PLAN_FAST && (lk == LR_EX_SPARSE || lk == LR_EX_ALL ||
-				      (lk == LR_FALLBACK && lo.last_cpu_ex))) {
+				      (lk == LR_FALLBACK && last_cpu_ex))) {
 		st->lr_ex_hv_fast++;
-		if (lo.last_cpu_ex)
+		if (last_cpu_ex)
 			st->lr_last_cpu_ex++;
 	}
-	if ((lk == LR_EX_SPARSE || lk == LR_EX_ALL) && lo.written > lo.bytes)
+	if ((lk == LR_EX_SPARSE || lk == LR_EX_ALL) && beyond)
 		st->lr_written_beyond++;
-	if (!lr_sends)
-		return true;
-	if (ck_decode(&lr, lo.control, lo.rdx, lo.r8,
-		      lk == LR_FAST ? NULL : lr_page, lo.bytes, false) ||
-	    !lr.delivered || lr.vector != c->vector) {
-		ck_report(c, "Linux reference: receiver rejects", p, NULL);
-		fprintf(stderr, "  rx: status=%u why=%s\n", lr.status, lr.why);
-		return false;
-	}
-	if (lr.all ? !(s->mask_is_present && !s->exclude_self) :
-	    !ck_same_set(&lr, s)) {
-		ck_report(c, "Linux reference: wrong VP set", p, NULL);
-		return false;
-	}
-	if (!hv_sends)
+}
+
+bool ck_both_sent(struct ck_stats *st, const struct hvipi_plan *p,
+		  const struct rx_result *hr, uint32_t lk,
+		  const struct rx_result *lr, uint32_t lr_bytes)
+{
+	uint32_t hk = p->kind;
+
+	if (!ck_hv_sends(hk) || !ck_lr_sends(lk))
 		return true;
 	st->both_sent++;
-	if (hr->all != lr.all) {
+	if (hr->all != lr->all) {
 		st->all_vs_sparse++;
-	} else if (!hr->all && (hr->nr_vps != lr.nr_vps ||
-				memcmp(hr->vps, lr.vps, sizeof(hr->vps)))) {
-		ck_report(c, "hvipi and Linux interrupt different VP sets", p, NULL);
+	} else if (!hr->all && (hr->nr_vps != lr->nr_vps ||
+				memcmp(hr->vps, lr->vps, sizeof(hr->vps)))) {
 		return false;
 	}
 	if ((hk == HVIPI_PLAN_EX_SPARSE || hk == HVIPI_PLAN_EX_XMM) &&
@@ -367,9 +378,49 @@ static bool ck_linux(const struct ck_case *c, const struct or_sets *s,
 		st->both_sparse++;
 		st->xmm_sparse += hk == HVIPI_PLAN_EX_XMM;
 		st->hv_sparse_bytes += hb;
-		st->lr_sparse_bytes += lo.bytes;
-		if (hb != lo.bytes)
+		st->lr_sparse_bytes += lr_bytes;
+		if (hb != lr_bytes)
 			st->sparse_bytes_differ++;
+	}
+	return true;
+}
+
+static bool ck_linux(const struct ck_case *c, const struct or_sets *s,
+		     const struct hvipi_plan *p, const struct rx_result *hr,
+		     struct ck_stats *st)
+{
+	struct lr_out lo;
+	struct rx_result lr;
+	uint32_t lk;
+
+	if (c->have_page)
+		memset(lr_page, CK_FILL, ck_check_len(c));
+	linux_ref_mask(&lo, c->mask, c->present, c->nr, c->vp, c->self,
+		       c->excl, c->vector, c->hints,
+		       c->have_page ? lr_page : NULL, c->page_size);
+	lk = lo.kind;
+	ck_count_linux(st, p, lk, lo.why, lo.last_cpu_ex, lo.written > lo.bytes);
+	if ((p->kind == HVIPI_PLAN_NONE) != (lk == LR_NOOP)) {
+		ck_report(c, "hvipi and Linux disagree on a no-op", p, NULL);
+		return false;
+	}
+	if (!ck_lr_sends(lk))
+		return true;
+	if (ck_decode(&lr, lo.control, lo.rdx, lo.r8, NULL,
+		      lk == LR_FAST ? NULL : lr_page, lo.bytes, false) ||
+	    !lr.delivered || lr.vector != c->vector) {
+		ck_report(c, "Linux reference: receiver rejects", p, NULL);
+		fprintf(stderr, "  rx: status=%u why=%s\n", lr.status, lr.why);
+		return false;
+	}
+	if (lr.all ? !(s->mask_is_present && !s->exclude_self) :
+	    !ck_same_set(&lr, s)) {
+		ck_report(c, "Linux reference: wrong VP set", p, NULL);
+		return false;
+	}
+	if (!ck_both_sent(st, p, hr, lk, &lr, lo.bytes)) {
+		ck_report(c, "hvipi and Linux interrupt different VP sets", p, NULL);
+		return false;
 	}
 	return true;
 }
@@ -434,6 +485,22 @@ bool ck_run(const struct ck_case *c, const struct or_sets *s,
 	if (!ok)
 		st->failures++;
 	return ok;
+}
+
+void ck_plan_glue(struct hvipi_plan *p, bool one, uint32_t cpu,
+		  const unsigned long *mask, const unsigned long *present,
+		  uint32_t nr, const uint32_t *vp, uint32_t self, bool excl,
+		  uint32_t vector, uint32_t hints, uint64_t *page,
+		  uint32_t page_size, uint32_t fill)
+{
+	if (page)
+		memset(page, CK_FILL, fill);
+	memset(p, 0x5a, sizeof(*p));
+	if (one)
+		hvipi_plan_one(p, cpu, nr, vp, vector, hints, page, page_size);
+	else
+		hvipi_plan_mask(p, mask, present, nr, vp, hvipi_vp_ident(vp, nr),
+				self, excl, vector, hints, page, page_size);
 }
 
 bool ck_run_one(uint32_t cpu, uint32_t nr, const uint32_t *vp,

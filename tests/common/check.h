@@ -12,6 +12,7 @@
 #include "counts.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "oracle.h"
@@ -63,6 +64,19 @@ extern unsigned int ck_max_reports;
 bool ck_run(const struct ck_case *c, const struct or_sets *s,
 	    struct ck_stats *st, bool vs_linux);
 
+/*
+ * Plan a send as the kernel glue does (kernel_ref, kvm_ref): with @one,
+ * hvipi_plan_one(@cpu, ...), else hvipi_plan_mask(..., vp_ident =
+ * hvipi_vp_ident(@vp, @nr), ...).  First @p is filled with 0x5a bytes and,
+ * with a @page, its first @fill bytes with CK_FILL.
+ */
+struct hvipi_plan;
+void ck_plan_glue(struct hvipi_plan *p, bool one, uint32_t cpu,
+		  const unsigned long *mask, const unsigned long *present,
+		  uint32_t nr, const uint32_t *vp, uint32_t self, bool excl,
+		  uint32_t vector, uint32_t hints, uint64_t *page,
+		  uint32_t page_size, uint32_t fill);
+
 /* hvipi_plan_one(cpu) against plan_mask({cpu}) expectations. */
 bool ck_run_one(uint32_t cpu, uint32_t nr, const uint32_t *vp,
 		uint32_t vector, uint32_t hints, bool have_page,
@@ -71,6 +85,65 @@ bool ck_run_one(uint32_t cpu, uint32_t nr, const uint32_t *vp,
 /* The receiver's set equals the oracle's target VP set (not "all"). */
 struct rx_result;
 bool ck_same_set(const struct rx_result *r, const struct or_sets *s);
+
+/*
+ * The receiver's reading @r of a plan of kind @kind interrupts the targets
+ * of @s: their VPs, or "all" for an EX_ALL plan whose targets are the
+ * present CPUs, self included.
+ */
+bool ck_rx_targets(const struct rx_result *r, uint32_t kind,
+		   const struct or_sets *s);
+
+/*
+ * Decode a call with the receiver model (@xen: Xen's rules, else KVM's):
+ * the registers, XMM input @xmm (12 words, xmm0..xmm5 low half first; NULL:
+ * no XMM input) and the input page's bytes [0, @bytes) (@page NULL: none).
+ * Returns rx_decode()'s status.
+ */
+int ck_decode(struct rx_result *r, uint64_t control, uint64_t rdx, uint64_t r8,
+	      const uint64_t *xmm, const void *page, size_t bytes, bool xen);
+
+/*
+ * Decode plan @p's hypercall: FAST from rdx and r8, EX_XMM from rdx, r8
+ * and input[2..13], the page kinds from @page's first p->bytes bytes.
+ */
+int ck_decode_plan(struct rx_result *r, const struct hvipi_plan *p,
+		   const uint64_t *page, bool xen);
+
+/* The page bytes [from, to) still hold CK_FILL, the fill before the call. */
+#define CK_FILL		0xa5u
+bool ck_untouched(const uint64_t *page, uint32_t from, uint32_t to);
+
+/* Whether a plan kind (hvipi.h) or a Linux kind (LR_*) makes a hypercall. */
+bool ck_hv_sends(uint32_t kind);
+bool ck_lr_sends(uint32_t lk);
+
+/*
+ * The hvipi/Linux comparison classes of struct ck_stats, for one case in
+ * which hvipi planned @p and Linux did @lk: @why, its LR_WHY_* reason when
+ * it falls back; @last_cpu_ex, its Ex (or fallback from Ex) comes from its
+ * last-CPU look; @beyond, it wrote page bytes beyond those it sent.
+ */
+void ck_count_linux(struct ck_stats *st, const struct hvipi_plan *p,
+		    uint32_t lk, uint32_t why, bool last_cpu_ex, bool beyond);
+
+/*
+ * When both send: count the case, and compare the VP sets of hvipi's
+ * reading @hr and Linux's @lr (either may be "all"); @lr_bytes: Linux's
+ * input bytes.  Returns false if they interrupt different VP sets.
+ */
+bool ck_both_sent(struct ck_stats *st, const struct hvipi_plan *p,
+		  const struct rx_result *hr, uint32_t lk,
+		  const struct rx_result *lr, uint32_t lr_bytes);
+
+/* Names of plan kinds, fallback reasons and LR_WHY_* reasons ("?" if out of range). */
+const char *ck_kind_name(uint32_t kind);
+const char *ck_reason_name(uint32_t reason);
+const char *ck_lr_why_name(uint32_t why);
+
+/* For a failure report: "  targets (cpu:vp):" and up to 24 of them ("p": present). */
+void ck_print_targets(const unsigned long *mask, const unsigned long *present,
+		      uint32_t nr, const uint32_t *vp);
 
 void ck_print_kinds(const char *suite, const struct ck_stats *st);
 void ck_print_linux(const char *suite, const struct ck_stats *st);

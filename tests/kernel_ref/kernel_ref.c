@@ -41,18 +41,15 @@
 #include <time.h>
 
 #include "check.h"
+#include "gen.h"
 #include "hvipi.h"
 #include "kref.h"
 #include "kref_version.h"
 #include "rx.h"
 
 #define NR_MAX		4096u
-#define LONG_BITS	64u
-#define WORDS_MAX	(NR_MAX / LONG_BITS)
 #define PAGE_BYTES	4096u
-#define FILL		0xa5u
 #define CHECK_LEN	1024u	/* page bytes filled and checked (Ex input <= 536) */
-#define INVAL		0xffffffffu
 
 enum form {
 	F_MASK, F_MASK_ALLBUTSELF, F_ALLBUTSELF, F_ALL, F_ONE, F_SELF, F_COUNT
@@ -60,9 +57,6 @@ enum form {
 
 static const char *const form_name[F_COUNT] = {
 	"mask", "mask-allbutself", "allbutself", "all", "one", "self"
-};
-static const char *const lr_why_name[LR_WHY_COUNT] = {
-	"-", "NO_HINT", "VECTOR", "VP_INVAL", "NO_EX", "RANGE", "NO_PAGE"
 };
 
 /* One send. */
@@ -94,133 +88,30 @@ struct kstats {
 	uint64_t lr_all;		/* Linux sent the "all" format */
 };
 
-static uint64_t rng_state;
 static unsigned int reports, max_reports = 10;
 static uint64_t hv_page[PAGE_BYTES / 8];
 static uint64_t lr_page[PAGE_BYTES / 8];
 static struct or_sets sets;
 
-/* splitmix64 */
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+/* nr_cpu_ids: 35 % 1..64, 30 % 65..512, 35 % 513..4096 */
+static const struct gen_nr_mix nr_mix = {
+	{ 35, 65, 100 }, { 64, 512, NR_MAX }
+};
+/*
+ * VP tables: identity, permuted, strided, sparse-high (all >= 64), random,
+ * identity with local swaps; then, beside gen_table()'s unknown, huge and
+ * high VPs, one table in 20 with an unknown VP on the last CPU.
+ */
+static const struct gen_table_mix table_mix = {
+	.identity = 25, .permuted = 45, .strided = 60, .high = 72, .random = 85,
+	.fit = false, .huge_in = 10
+};
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t below(uint32_t n)
-{
-	return n ? (uint32_t)(rnd() % n) : 0;
-}
-
-static void set_bit(unsigned long *m, uint32_t b)
-{
-	m[b / LONG_BITS] |= 1ul << (b % LONG_BITS);
-}
-
-static bool test_bit(const unsigned long *m, uint32_t b)
-{
-	return (m[b / LONG_BITS] >> (b % LONG_BITS)) & 1ul;
-}
-
-static uint32_t pick_nr(void)
-{
-	uint32_t r = below(100);
-
-	if (r < 35)
-		return 1 + below(64);
-	if (r < 65)
-		return 65 + below(448);
-	return 513 + below(NR_MAX - 512);
-}
-
-/* VP tables: identity, permuted, strided, offset (all >= 64), random. */
 static void make_table(uint32_t *vp, uint32_t nr)
 {
-	uint32_t c, r = below(100);
-
-	if (r < 25) {
-		for (c = 0; c < nr; c++)
-			vp[c] = c;
-	} else if (r < 45) {
-		for (c = 0; c < nr; c++)
-			vp[c] = c;
-		for (c = nr - 1; c > 0; c--) {
-			uint32_t j = below(c + 1), t = vp[c];
-
-			vp[c] = vp[j];
-			vp[j] = t;
-		}
-	} else if (r < 60) {			/* sparse: a stride */
-		uint32_t spread = 1 + below(4096 / nr + 1);
-
-		for (c = 0; c < nr; c++)
-			vp[c] = c * spread;
-	} else if (r < 72) {			/* sparse-high: all >= 64 */
-		uint32_t off = 64u * (1 + below(62));
-
-		for (c = 0; c < nr; c++)
-			vp[c] = off + c;
-	} else if (r < 85) {			/* random, duplicates allowed */
-		uint32_t lim = below(3) == 0 ? 64 : below(2) ? 4096 : 8192;
-
-		for (c = 0; c < nr; c++)
-			vp[c] = below(lim);
-	} else {				/* identity, local swaps */
-		for (c = 0; c < nr; c++)
-			vp[c] = c;
-		for (c = 0; c < 1 + nr / 16; c++) {
-			uint32_t a = below(nr), b = below(nr), t = vp[a];
-
-			vp[a] = vp[b];
-			vp[b] = t;
-		}
-	}
-	if (below(8) == 0)			/* unknown VPs */
-		for (c = 0; c < 1 + below(3); c++)
-			vp[below(nr)] = INVAL;
-	if (below(10) == 0)			/* a VP beyond the sparse range */
-		vp[below(nr)] = 4096 + below(100000);
-	if (below(10) == 0)			/* a high VP on the last CPU */
-		vp[nr - 1] = 64 + below(4032);
-	if (below(20) == 0)			/* an unknown VP on the last CPU */
-		vp[nr - 1] = INVAL;
-}
-
-/* As tests/random: empty, one, a few, dense, a range, = present, all. */
-static void make_mask(unsigned long *m, uint32_t words, uint32_t nr,
-		      uint32_t self, const unsigned long *present)
-{
-	uint32_t r = below(100), c, k;
-
-	memset(m, 0, words * sizeof(*m));
-	if (r < 5) {
-	} else if (r < 20) {
-		set_bit(m, below(3) == 0 ? self : below(nr));
-	} else if (r < 45) {
-		for (k = 1 + below(12); k; k--)
-			set_bit(m, below(nr));
-	} else if (r < 70) {
-		uint32_t p = 1 + below(99);
-
-		for (c = 0; c < nr; c++)
-			if (below(100) < p)
-				set_bit(m, c);
-	} else if (r < 80) {
-		uint32_t a = below(nr), b = a + below(nr - a);
-
-		for (c = a; c <= b; c++)
-			set_bit(m, c);
-	} else if (r < 92) {
-		memcpy(m, present, words * sizeof(*m));
-	} else {
-		for (c = 0; c < nr; c++)
-			set_bit(m, c);
-	}
-	if (nr % LONG_BITS && below(4) == 0)	/* garbage beyond nr_cpu_ids */
-		m[words - 1] |= ~0ul << (nr % LONG_BITS);
+	gen_table(vp, nr, 4096u, &table_mix);
+	if (gen_below(20) == 0)
+		vp[nr - 1] = GEN_INVAL;
 }
 
 static bool masks_equal(const unsigned long *a, const unsigned long *b,
@@ -229,14 +120,14 @@ static bool masks_equal(const unsigned long *a, const unsigned long *b,
 	uint32_t c;
 
 	for (c = 0; c < nr; c++)
-		if (test_bit(a, c) != test_bit(b, c))
+		if (gen_test_bit(a, c) != gen_test_bit(b, c))
 			return false;
 	return true;
 }
 
 static bool is_target(const struct kcase *k, uint32_t c)
 {
-	return c < k->nr && test_bit(k->tmask, c) && !(k->excl && c == k->self);
+	return c < k->nr && gen_test_bit(k->tmask, c) && !(k->excl && c == k->self);
 }
 
 static bool vector_ok(const struct kcase *k)
@@ -248,23 +139,13 @@ static bool vector_ok(const struct kcase *k)
 static void report(const struct kcase *k, const char *what,
 		   const struct hvipi_plan *p)
 {
-	uint32_t c, shown = 0;
-
 	if (reports++ >= max_reports)
 		return;
 	fprintf(stderr, "FAIL: %s\n  form=%s nr=%u self=%u cpu=%u excl=%d vector=%#x hints=%#x page=%s status=%#" PRIx64 " hv_present=%s max_vp=%#x\n",
 		what, form_name[k->form], k->nr, k->self, k->cpu, k->excl,
 		k->vector, k->hints, k->page ? "4096" : "NULL", k->status,
 		k->hv_present ? "yes" : "NULL", k->max_vp);
-	fprintf(stderr, "  targets (cpu:vp):");
-	for (c = 0; c < k->nr && shown < 24; c++) {
-		if (test_bit(k->tmask, c)) {
-			fprintf(stderr, " %u:%#x%s", c, k->vp[c],
-				test_bit(k->present, c) ? "p" : "");
-			shown++;
-		}
-	}
-	fprintf(stderr, "%s\n", shown >= 24 ? " ..." : "");
+	ck_print_targets(k->tmask, k->present, k->nr, k->vp);
 	if (p)
 		fprintf(stderr, "  hvipi: kind=%u reason=%u control=%#" PRIx64 " banks=%u bytes=%u\n",
 			p->kind, p->reason, p->control, p->banks, p->bytes);
@@ -305,7 +186,7 @@ static uint32_t last_cpu(const struct kcase *k)
 	uint32_t c = k->nr;
 
 	while (c-- > 0)
-		if (test_bit(k->tmask, c))
+		if (gen_test_bit(k->tmask, c))
 			return c;
 	return k->nr;
 }
@@ -381,13 +262,13 @@ static bool op_targets(const struct kcase *k, enum kref_op op,
 	case KREF_OP_SELF:
 		return c == k->self;
 	case KREF_OP_MASK:
-		return m && test_bit(m, c);
+		return m && gen_test_bit(m, c);
 	case KREF_OP_MASK_ALLBUTSELF:
-		return m && test_bit(m, c) && c != k->self;
+		return m && gen_test_bit(m, c) && c != k->self;
 	case KREF_OP_ALLBUTSELF:	/* cpu_online_mask */
-		return test_bit(k->mask, c) && c != k->self;
+		return gen_test_bit(k->mask, c) && c != k->self;
 	case KREF_OP_ALL:
-		return test_bit(k->mask, c);
+		return gen_test_bit(k->mask, c);
 	default:
 		return false;
 	}
@@ -416,58 +297,25 @@ static bool linux_all_ok(const struct kcase *k)
 	return !k->excl && masks_equal(k->tmask, k->present, k->nr);
 }
 
-static bool untouched(const uint64_t *page, uint32_t from, uint32_t to)
-{
-	const uint8_t *b = (const uint8_t *)page;
-	uint32_t i;
-
-	for (i = from; i < to; i++)
-		if (b[i] != FILL)
-			return false;
-	return true;
-}
-
 /* Decode hvipi's plan with the receiver model: the target set, the vector. */
 static bool hv_decode(const struct kcase *k, const struct hvipi_plan *p,
 		      struct rx_result *r)
 {
-	struct rx_call call;
-	uint32_t i;
-
-	memset(&call, 0, sizeof(call));
-	call.control = p->control;
-	call.rdx = p->rdx;
-	call.r8 = p->r8;
-	if (p->kind == HVIPI_PLAN_EX_XMM) {
-		call.has_xmm = true;
-		for (i = 0; i < 12u; i++)
-			call.xmm[i] = p->input[2 + i];
-	} else if (p->kind != HVIPI_PLAN_FAST) {
-		call.page = (const uint8_t *)hv_page;
-		call.page_size = p->bytes;
-	}
-	if (rx_decode(&call, r) || !r->delivered || r->vector != k->vector)
+	if (ck_decode_plan(r, p, hv_page, false) || !r->delivered ||
+	    r->vector != k->vector)
 		return false;
-	return r->all ? p->kind == HVIPI_PLAN_EX_ALL && sets.mask_is_present &&
-			!sets.exclude_self :
-			ck_same_set(r, &sets);
+	return ck_rx_targets(r, p->kind, &sets);
 }
 
 /* Decode Linux's recorded hypercall the same way. */
 static bool lr_decode(const struct kcase *k, struct rx_result *r)
 {
-	struct rx_call call;
+	bool fast = kref_rec.fast;
 
-	memset(&call, 0, sizeof(call));
-	call.control = kref_rec.control;
-	if (kref_rec.fast) {
-		call.rdx = kref_rec.rdx;
-		call.r8 = kref_rec.r8;
-	} else {
-		call.page = (const uint8_t *)kref_rec.input;
-		call.page_size = kref_rec.bytes;
-	}
-	if (rx_decode(&call, r) || !r->delivered || r->vector != k->vector)
+	if (ck_decode(r, kref_rec.control, fast ? kref_rec.rdx : 0,
+		      fast ? kref_rec.r8 : 0, NULL, fast ? NULL : kref_rec.input,
+		      fast ? 0 : kref_rec.bytes, false) ||
+	    !r->delivered || r->vector != k->vector)
 		return false;
 	return r->all ? linux_all_ok(k) : ck_same_set(r, &sets);
 }
@@ -503,7 +351,7 @@ static bool run_case(const struct kcase *k, struct ck_stats *st,
 {
 	bool one = k->form == F_ONE || k->form == F_SELF;
 	uint32_t size = k->page ? PAGE_BYTES : 0, hk, lk, why = 0;
-	bool installed, hv_sends, lr_sends, last_cpu_ex = false;
+	bool installed, last_cpu_ex = false;
 	struct rx_result hr, lr;
 	struct hvipi_plan p;
 	struct or_expect e;
@@ -513,17 +361,9 @@ static bool run_case(const struct kcase *k, struct ck_stats *st,
 	or_sets(&sets, k->tmask, one ? NULL : k->hv_present, k->nr, k->vp,
 		k->self, k->excl);
 	or_expect(&e, &sets, k->vector, k->hints, k->page, size);
-	if (k->page)
-		memset(hv_page, FILL, CHECK_LEN);
-	memset(&p, 0x5a, sizeof(p));
-	if (one)
-		hvipi_plan_one(&p, k->cpu, k->nr, k->vp, k->vector, k->hints,
-			       k->page ? hv_page : NULL, size);
-	else
-		hvipi_plan_mask(&p, k->mask, k->hv_present, k->nr, k->vp,
-				hvipi_vp_ident(k->vp, k->nr), k->self, k->excl,
-				k->vector, k->hints, k->page ? hv_page : NULL,
-				size);
+	ck_plan_glue(&p, one, k->cpu, k->mask, k->hv_present, k->nr, k->vp,
+		     k->self, k->excl, k->vector, k->hints,
+		     k->page ? hv_page : NULL, size, CHECK_LEN);
 	st->cases++;
 	ks->form[k->form]++;
 	hk = p.kind;
@@ -537,10 +377,8 @@ static bool run_case(const struct kcase *k, struct ck_stats *st,
 		report(k, "hvipi: kind/reason differs from the oracle", &p);
 		return false;
 	}
-	hv_sends = hk == HVIPI_PLAN_FAST || hk == HVIPI_PLAN_EX_SPARSE ||
-		   hk == HVIPI_PLAN_EX_ALL || hk == HVIPI_PLAN_EX_XMM;
 	memset(&hr, 0, sizeof(hr));
-	if (hv_sends && !hv_decode(k, &p, &hr)) {
+	if (ck_hv_sends(hk) && !hv_decode(k, &p, &hr)) {
 		report(k, "hvipi: the receiver rejects the plan or reads another set", &p);
 		return false;
 	}
@@ -559,7 +397,7 @@ static bool run_case(const struct kcase *k, struct ck_stats *st,
 	env.status = k->status;
 	installed = kref_env_set(&env);
 	if (k->page)
-		memset(lr_page, FILL, CHECK_LEN);
+		memset(lr_page, CK_FILL, CHECK_LEN);
 	memset(&kref_rec, 0, sizeof(kref_rec));
 	kref_rec.iter_cpu = -1;
 	linux_send(k);
@@ -611,8 +449,9 @@ static bool run_case(const struct kcase *k, struct ck_stats *st,
 		last_cpu_ex = true;
 
 	/* the comparison, in the classes of tests/common/check.c */
-	st->lr_cases++;
-	st->matrix[hk][lk]++;
+	ck_count_linux(st, &p, lk, why, last_cpu_ex,
+		       (lk == LR_EX_SPARSE || lk == LR_EX_ALL) &&
+		       !ck_untouched(lr_page, kref_rec.bytes, CHECK_LEN));
 	if ((hk == HVIPI_PLAN_NONE) != (lk == LR_NOOP)) {
 		if (hk == HVIPI_PLAN_NONE && lk == LR_FALLBACK &&
 		    why == LR_WHY_NO_HINT) {
@@ -622,41 +461,9 @@ static bool run_case(const struct kcase *k, struct ck_stats *st,
 			return false;
 		}
 	}
-	lr_sends = lk == LR_FAST || lk == LR_EX_SPARSE || lk == LR_EX_ALL;
-	if (hv_sends && lk == LR_FALLBACK)
-		st->hv_send_lr_fb[why]++;
-	if (lr_sends && hk == HVIPI_PLAN_FALLBACK)
-		st->lr_send_hv_fb[p.reason]++;
-	if (hk == HVIPI_PLAN_FAST && (lk == LR_EX_SPARSE || lk == LR_EX_ALL ||
-				      (lk == LR_FALLBACK && last_cpu_ex))) {
-		st->lr_ex_hv_fast++;
-		if (last_cpu_ex)
-			st->lr_last_cpu_ex++;
-	}
-	if ((lk == LR_EX_SPARSE || lk == LR_EX_ALL) &&
-	    !untouched(lr_page, kref_rec.bytes, CHECK_LEN))
-		st->lr_written_beyond++;
-	if (!hv_sends || !lr_sends)
-		return true;
-	st->both_sent++;
-	if (hr.all != lr.all) {
-		st->all_vs_sparse++;
-	} else if (!hr.all && (hr.nr_vps != lr.nr_vps ||
-			       memcmp(hr.vps, lr.vps, sizeof(hr.vps)))) {
+	if (!ck_both_sent(st, &p, &hr, lk, &lr, kref_rec.bytes)) {
 		report(k, "hvipi and Linux interrupt different VP sets", &p);
 		return false;
-	}
-	if ((hk == HVIPI_PLAN_EX_SPARSE || hk == HVIPI_PLAN_EX_XMM) &&
-	    lk == LR_EX_SPARSE) {
-		uint32_t hb = hk == HVIPI_PLAN_EX_XMM ? 24u + 8u * p.banks :
-			      p.bytes;
-
-		st->both_sparse++;
-		st->xmm_sparse += hk == HVIPI_PLAN_EX_XMM;
-		st->hv_sparse_bytes += hb;
-		st->lr_sparse_bytes += kref_rec.bytes;
-		if (hb != kref_rec.bytes)
-			st->sparse_bytes_differ++;
 	}
 	return true;
 }
@@ -672,48 +479,39 @@ static void make_case(struct kcase *k, unsigned long *mask,
 	k->vp = vp;
 	make_table(vp, nr);
 	for (c = 0; c < nr; c++)
-		if (vp[c] != INVAL && vp[c] > k->max_vp)
+		if (vp[c] != GEN_INVAL && vp[c] > k->max_vp)
 			k->max_vp = vp[c];
-	k->self = below(nr);
-	memset(present, 0, words * sizeof(*present));
-	r = below(100);
-	for (c = 0; c < nr; c++)
-		if (r < 75 || below(8))
-			set_bit(present, c);
-	if (nr % LONG_BITS && below(4) == 0)
-		present[words - 1] |= 1ul << (LONG_BITS - 1);
+	k->self = gen_below(nr);
+	gen_present(present, words, nr, gen_below(100), true);
 	k->present = present;
-	k->hv_present = below(10) < 7 ? present : NULL;
-	r = below(100);
+	k->hv_present = gen_below(10) < 7 ? present : NULL;
+	r = gen_below(100);
 	k->form = r < 30 ? F_MASK : r < 55 ? F_MASK_ALLBUTSELF :
 		  r < 65 ? F_ALLBUTSELF : r < 75 ? F_ALL : r < 95 ? F_ONE :
 		  F_SELF;
-	if ((k->form == F_ALL || k->form == F_ALLBUTSELF) && below(2))
+	if ((k->form == F_ALL || k->form == F_ALLBUTSELF) && gen_below(2)) {
 		memcpy(mask, present, words * sizeof(*mask));
-	else
-		make_mask(mask, words, nr, k->self, present);
+	} else {	/* as tests/random; garbage beyond nr_cpu_ids */
+		gen_mask(mask, words, nr, k->self, present, &gen_mask_mix_random);
+		gen_garbage(mask, words, nr, 4);
+	}
 	k->mask = mask;
 	k->excl = k->form == F_MASK_ALLBUTSELF || k->form == F_ALLBUTSELF;
 	if (k->form == F_ONE || k->form == F_SELF) {
-		k->cpu = k->form == F_SELF || below(3) == 0 ? k->self : below(nr);
+		k->cpu = k->form == F_SELF || gen_below(3) == 0 ? k->self :
+			 gen_below(nr);
 		memset(onebit, 0, words * sizeof(*onebit));
-		set_bit(onebit, k->cpu);
+		gen_set_bit(onebit, k->cpu);
 		k->tmask = onebit;
 	} else {
 		k->cpu = k->self;
 		k->tmask = mask;
 	}
-	r = below(100);
-	k->vector = r < 88 ? 0x10 + below(0xf0) :
-		    r < 90 ? (below(2) ? 0x10 : 0xff) :
-		    r < 95 ? below(0x10) :
-		    r < 98 ? 0x100 + below(2) : 0x100 + below(0x10000);
-	k->hints = below(5) == 0 ? below(8) :
-		   HVIPI_HINT_CLUSTER_IPI | HVIPI_HINT_EX_MASKS |
-		   (below(2) ? HVIPI_HINT_XMM_INPUT : 0);
-	k->page = below(10) != 0;
-	if (below(16) == 0) {			/* a failing hypercall */
-		k->status = below(2) ? 5u : rnd();	/* 5: invalid parameter */
+	k->vector = gen_vector(&gen_vector_mix_random);
+	k->hints = gen_hints();
+	k->page = gen_below(10) != 0;
+	if (gen_below(16) == 0) {			/* a failing hypercall */
+		k->status = gen_below(2) ? 5u : gen_rnd();	/* 5: invalid parameter */
 		if (!(k->status & 0xffffu))
 			k->status |= 3u;
 	}
@@ -721,46 +519,29 @@ static void make_case(struct kcase *k, unsigned long *mask,
 
 int main(int argc, char **argv)
 {
-	const char *es = getenv("HVIPI_SEED"), *ec = getenv("HVIPI_CASES");
-	uint64_t seed, ncases, i;
+	uint64_t seed = gen_time_seed(), ncases = 100000, i;
 	struct ck_stats st;
 	struct kstats ks;
 	clock_t t0 = clock();
 	int w;
 
-	if (argc > 1)
-		seed = strtoull(argv[1], NULL, 0);
-	else if (es && *es)
-		seed = strtoull(es, NULL, 0);
-	else
-		seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
-	ncases = 100000;
-	if (argc > 2)
-		ncases = strtoull(argv[2], NULL, 0);
-	else if (ec && *ec)
-		ncases = strtoull(ec, NULL, 0);
+	gen_args(argc, argv, &seed, &ncases);
 	printf("kernel_ref: Linux side: %s, arch/x86/hyperv/hv_apic.c and include/asm-generic/mshyperv.h compiled unchanged\n",
 	       KREF_PKG_VERSION);
-	printf("kernel_ref: seed %#" PRIx64 " (rerun: HVIPI_SEED=%#" PRIx64 "), %" PRIu64 " cases, nr_cpu_ids 1..%u\n",
-	       seed, seed, ncases, NR_MAX);
-	fflush(stdout);
-	rng_state = seed;
+	gen_banner("kernel_ref", seed, ncases, NR_MAX);
+	gen_state = seed;
 	memset(&st, 0, sizeof(st));
 	memset(&ks, 0, sizeof(ks));
 	memset(&sets, 0, sizeof(sets));
 
 	for (i = 0; i < ncases; i++) {
-		uint32_t nr = pick_nr(), words = HVIPI_MASK_WORDS(nr);
-		unsigned long *mask = malloc(words * sizeof(*mask));
-		unsigned long *present = malloc(words * sizeof(*present));
-		unsigned long *onebit = malloc(words * sizeof(*onebit));
-		uint32_t *vp = malloc(nr * sizeof(*vp));
+		uint32_t nr = gen_nr(&nr_mix), words = HVIPI_MASK_WORDS(nr);
+		unsigned long *mask = gen_xmalloc(words * sizeof(*mask));
+		unsigned long *present = gen_xmalloc(words * sizeof(*present));
+		unsigned long *onebit = gen_xmalloc(words * sizeof(*onebit));
+		uint32_t *vp = gen_xmalloc(nr * sizeof(*vp));
 		struct kcase k;
 
-		if (!mask || !present || !onebit || !vp) {
-			perror("malloc");
-			return 2;
-		}
 		make_case(&k, mask, present, onebit, vp, nr);
 		if (!run_case(&k, &st, &ks))
 			st.failures++;
@@ -780,7 +561,7 @@ int main(int argc, char **argv)
 	ck_print_linux("kernel_ref", &st);
 	printf("  Linux fallbacks without a hypercall, by reason:");
 	for (w = 1; w < LR_WHY_COUNT; w++)
-		printf(" %s=%" PRIu64, lr_why_name[w], ks.lr_why[w]);
+		printf(" %s=%" PRIu64, ck_lr_why_name(w), ks.lr_why[w]);
 	printf("\n  Linux sent the \"all\" format: %" PRIu64 "\n", ks.lr_all);
 	printf("  no target, no cluster hint (ops not installed): the native op called, hvipi NONE: %" PRIu64 "\n",
 	       ks.empty_native);

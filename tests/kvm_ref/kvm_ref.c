@@ -52,7 +52,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "check.h"
 #include "counts.h"
+#include "gen.h"
 #include "hvipi.h"
 #include "kref_version.h"
 #include "kvmr.h"
@@ -60,10 +62,7 @@
 #include "rx.h"
 
 #define NR_MAX		4096u
-#define LONG_BITS	64u
 #define PAGE_BYTES	4096u
-#define FILL		0xa5u
-#define INVAL		0xffffffffu
 #define NO_VCPU		0xffffffffu
 
 /* TLFS control word fields, as the receiver (not hvipi) numbers them. */
@@ -79,9 +78,6 @@
 enum form { F_MASK, F_MASK_ALLBUTSELF, F_PRESENT, F_PRESENT_ALLBUTSELF, F_ONE, F_COUNT };
 static const char *const form_name[F_COUNT] = {
 	"mask", "mask-allbutself", "present", "present-allbutself", "one"
-};
-static const char *const kind_name[6] = {
-	"NONE", "FAST", "EX_SPARSE", "EX_ALL", "FALLBACK", "EX_XMM"
 };
 
 /* The negative checks (malformed variants of a planned call). */
@@ -149,37 +145,11 @@ struct stats {
 	uint64_t ud_seen;
 };
 
-static uint64_t rng_state;
 static unsigned int reports, max_reports = 10;
 static uint64_t hv_page[PAGE_BYTES / 8];
 static uint64_t mut_page[PAGE_BYTES / 8 + 1];
 static struct or_sets sets;
 static uint32_t free_vps[KVMR_MAX_VCPUS];
-
-/* splitmix64 */
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t below(uint32_t n)
-{
-	return n ? (uint32_t)(rnd() % n) : 0;
-}
-
-static void set_bit(unsigned long *m, uint32_t b)
-{
-	m[b / LONG_BITS] |= 1ul << (b % LONG_BITS);
-}
-
-static bool test_bit(const unsigned long *m, uint32_t b)
-{
-	return (m[b / LONG_BITS] >> (b % LONG_BITS)) & 1ul;
-}
 
 static bool vcpu_bit(const uint64_t *v, uint32_t i)
 {
@@ -193,101 +163,43 @@ static unsigned int popcount64(uint64_t w)
 
 /* ---- case generation ---- */
 
-static uint32_t pick_nr(bool beyond)
-{
-	uint32_t r = below(100);
-
-	if (beyond)
-		return 65 + below(NR_MAX - 64);
-	if (r < 35)
-		return 1 + below(64);
-	if (r < 65)
-		return 65 + below(448);
-	return 513 + below(KVMR_MAX_VCPUS - 512);
-}
-
-/* VP tables below @lim: identity, permuted, strided, sparse-high, random. */
-static void make_table(uint32_t *vp, uint32_t nr, uint32_t lim)
-{
-	uint32_t c, r = below(100);
-
-	if (r < 25 || (r >= 60 && r < 72 && nr + 128 > lim)) {
-		for (c = 0; c < nr; c++)
-			vp[c] = c;
-	} else if (r < 45) {
-		for (c = 0; c < nr; c++)
-			vp[c] = c;
-		for (c = nr - 1; c > 0; c--) {
-			uint32_t j = below(c + 1), t = vp[c];
-
-			vp[c] = vp[j];
-			vp[j] = t;
-		}
-	} else if (r < 60) {			/* sparse: a stride */
-		uint32_t spread = 1 + below((lim - 1) / nr);
-
-		for (c = 0; c < nr; c++)
-			vp[c] = c * spread;
-	} else if (r < 72) {			/* sparse-high: all >= 64 */
-		uint32_t off = 64u * (1 + below((lim - nr) / 64u - 1));
-
-		for (c = 0; c < nr; c++)
-			vp[c] = off + c;
-	} else if (r < 85) {			/* random, duplicates allowed */
-		uint32_t l = below(3) == 0 ? 64 : lim;
-
-		for (c = 0; c < nr; c++)
-			vp[c] = below(l);
-	} else {				/* identity, local swaps */
-		for (c = 0; c < nr; c++)
-			vp[c] = c;
-		for (c = 0; c < 1 + nr / 16; c++) {
-			uint32_t a = below(nr), b = below(nr), t = vp[a];
-
-			vp[a] = vp[b];
-			vp[b] = t;
-		}
-	}
-	if (below(8) == 0)			/* unknown VPs */
-		for (c = 0; c < 1 + below(3); c++)
-			vp[below(nr)] = INVAL;
-	if (below(20) == 0)			/* a VP beyond the sparse range */
-		vp[below(nr)] = 4096 + below(100000);
-	if (below(10) == 0 && lim > 64)		/* a high VP on the last CPU */
-		vp[nr - 1] = 64 + below(lim - 64);
-}
+/*
+ * nr_cpu_ids: 35 % 1..64, 30 % 65..512, 35 % 513..KVM_MAX_VCPUS; beyond
+ * KVM_MAX_VCPUS: 65..4096.
+ */
+static const struct gen_nr_mix nr_mix = {
+	{ 35, 65, 100 }, { 64, 512, KVMR_MAX_VCPUS }
+};
+static const struct gen_nr_mix nr_mix_beyond = {
+	{ 0, 100 }, { 64, NR_MAX }
+};
+/*
+ * VP tables below lim: identity, permuted, strided, sparse-high (all >= 64,
+ * when nr + 128 <= lim; identity otherwise), random, identity with local
+ * swaps.
+ */
+static const struct gen_table_mix table_mix = {
+	.identity = 25, .permuted = 45, .strided = 60, .high = 72, .random = 85,
+	.fit = true, .huge_in = 20
+};
+/* Masks: empty, one CPU, a few, dense, a range, all (of the present CPUs). */
+static const struct gen_mask_mix mask_mix = {
+	.empty = 5, .one = 20, .few = 45, .dense = 70, .range = 80, .copy = 80
+};
+/* Vectors: 0x10..0xff, 0x10 or 0xff, 0..0xf, 0x100..0x100ff. */
+static const struct gen_vector_mix vector_mix = {
+	.valid = 88, .edge = 92, .low = 96, .over = 96, .over_span = 0
+};
 
 static void make_mask(unsigned long *m, uint32_t words, uint32_t nr,
 		      uint32_t self, const unsigned long *present)
 {
-	uint32_t r = below(100), c, k;
+	uint32_t c;
 
-	memset(m, 0, words * sizeof(*m));
-	if (r < 5) {
-	} else if (r < 20) {
-		set_bit(m, below(3) == 0 ? self : below(nr));
-	} else if (r < 45) {
-		for (k = 1 + below(12); k; k--)
-			set_bit(m, below(nr));
-	} else if (r < 70) {
-		uint32_t p = 1 + below(99);
-
-		for (c = 0; c < nr; c++)
-			if (below(100) < p)
-				set_bit(m, c);
-	} else if (r < 80) {
-		uint32_t a = below(nr), b = a + below(nr - a);
-
-		for (c = a; c <= b; c++)
-			set_bit(m, c);
-	} else {
-		for (c = 0; c < nr; c++)
-			set_bit(m, c);
-	}
+	gen_mask(m, words, nr, self, NULL, &mask_mix);
 	for (c = 0; c < words; c++)		/* a cpumask holds present CPUs */
 		m[c] &= present[c];
-	if (nr % LONG_BITS && below(4) == 0)	/* garbage beyond nr_cpu_ids */
-		m[words - 1] |= ~0ul << (nr % LONG_BITS);
+	gen_garbage(m, words, nr, 4);		/* garbage beyond nr_cpu_ids */
 }
 
 /*
@@ -306,10 +218,10 @@ static void make_vm(struct kcase *k)
 	for (pass = 0; pass < 3; pass++) {
 		for (c = 0; c < k->nr && n < KVMR_MAX_VCPUS; c++) {
 			v = k->vp[c];
-			if (!test_bit(k->present, c) || pick[c])
+			if (!gen_test_bit(k->present, c) || pick[c])
 				continue;
 			if (pass == 0 ? v < KVMR_MAX_VCPUS && !used[v] :
-			    pass == 1 ? v < KVMR_MAX_VCPUS : v == INVAL) {
+			    pass == 1 ? v < KVMR_MAX_VCPUS : v == GEN_INVAL) {
 				if (v < KVMR_MAX_VCPUS)
 					used[v] = true;
 				pick[c] = true;
@@ -327,7 +239,7 @@ static void make_vm(struct kcase *k)
 		if (!pick[c])
 			continue;
 		v = k->vp[c];
-		if (v == INVAL)
+		if (v == GEN_INVAL)
 			v = free_vps[--nfree];	/* the lowest free VPs first */
 		k->cpu_vcpu[c] = k->nvcpu;
 		k->vm_cpu[k->nvcpu] = c;
@@ -338,22 +250,18 @@ static void make_vm(struct kcase *k)
 
 static void make_case(struct kcase *k)
 {
-	uint32_t words, c, r, lim;
+	uint32_t words, r, lim;
 
-	k->beyond = below(7) == 0;
-	k->nr = pick_nr(k->beyond);
+	k->beyond = gen_below(7) == 0;
+	k->nr = gen_nr(k->beyond ? &nr_mix_beyond : &nr_mix);
 	lim = k->beyond ? 4096u : KVMR_MAX_VCPUS;
 	words = HVIPI_MASK_WORDS(k->nr);
-	make_table(k->vp, k->nr, lim);
-	memset(k->present, 0, words * sizeof(*k->present));
-	r = below(100);
-	for (c = 0; c < k->nr; c++)
-		if (r < 75 || below(8))
-			set_bit(k->present, c);
-	k->self = below(k->nr);
-	set_bit(k->present, k->self);		/* the sender is present */
-	k->hv_present = below(10) < 7 ? k->present : NULL;
-	r = below(100);
+	gen_table(k->vp, k->nr, lim, &table_mix);
+	gen_present(k->present, words, k->nr, gen_below(100), false);
+	k->self = gen_below(k->nr);
+	gen_set_bit(k->present, k->self);		/* the sender is present */
+	k->hv_present = gen_below(10) < 7 ? k->present : NULL;
+	r = gen_below(100);
 	k->form = r < 35 ? F_MASK : r < 55 ? F_MASK_ALLBUTSELF :
 		  r < 65 ? F_PRESENT : r < 75 ? F_PRESENT_ALLBUTSELF : F_ONE;
 	if (k->form == F_PRESENT || k->form == F_PRESENT_ALLBUTSELF)
@@ -363,23 +271,18 @@ static void make_case(struct kcase *k)
 	k->excl = k->form == F_MASK_ALLBUTSELF || k->form == F_PRESENT_ALLBUTSELF;
 	if (k->form == F_ONE) {
 		do
-			k->cpu = below(3) == 0 ? k->self : below(k->nr);
-		while (!test_bit(k->present, k->cpu));
+			k->cpu = gen_below(3) == 0 ? k->self : gen_below(k->nr);
+		while (!gen_test_bit(k->present, k->cpu));
 		memset(k->mask, 0, words * sizeof(*k->mask));
-		set_bit(k->mask, k->cpu);
+		gen_set_bit(k->mask, k->cpu);
 	} else {
 		k->cpu = k->self;
 	}
-	r = below(100);
-	k->vector = r < 88 ? 0x10 + below(0xf0) :
-		    r < 92 ? (below(2) ? 0x10 : 0xff) :
-		    r < 96 ? below(0x10) : 0x100 + below(0x10000);
-	k->hints = below(5) == 0 ? below(8) :
-		   HVIPI_HINT_CLUSTER_IPI | HVIPI_HINT_EX_MASKS |
-		   (below(2) ? HVIPI_HINT_XMM_INPUT : 0);
-	k->page = below(10) != 0;
-	k->enforce = below(2);
-	k->gpa = (uint64_t)(1 + below(1u << 20)) << 12;
+	k->vector = gen_vector(&vector_mix);
+	k->hints = gen_hints();
+	k->page = gen_below(10) != 0;
+	k->enforce = gen_below(2);
+	k->gpa = (uint64_t)(1 + gen_below(1u << 20)) << 12;
 	make_vm(k);
 }
 
@@ -400,7 +303,7 @@ static void report(const struct kcase *k, const char *what,
 		kvmr_mismatched());
 	fprintf(stderr, "  targets (cpu:vp/vcpu):");
 	for (c = 0; c < k->nr && shown < 24; c++) {
-		if (test_bit(k->mask, c) && !(k->excl && c == k->self)) {
+		if (gen_test_bit(k->mask, c) && !(k->excl && c == k->self)) {
 			fprintf(stderr, " %u:%#x/%d", c, k->vp[c],
 				k->cpu_vcpu[c] == NO_VCPU ? -1 : (int)k->cpu_vcpu[c]);
 			shown++;
@@ -409,7 +312,7 @@ static void report(const struct kcase *k, const char *what,
 	fprintf(stderr, "%s\n", shown >= 24 ? " ..." : "");
 	if (p)
 		fprintf(stderr, "  plan: kind=%s reason=%u control=%#" PRIx64 " rdx=%#" PRIx64 " r8=%#" PRIx64 " vbm=%#" PRIx64 " banks=%u bytes=%u\n",
-			p->kind < 6 ? kind_name[p->kind] : "?", p->reason,
+			ck_kind_name(p->kind), p->reason,
 			p->control, p->rdx, p->r8, p->valid_bank_mask,
 			p->banks, p->bytes);
 	if (rr)
@@ -427,51 +330,18 @@ static void report(const struct kcase *k, const char *what,
 
 /* ---- one call to both receivers ---- */
 
+/* A call: as KVM gets it (registers, guest memory, CPUID), and for the receiver. */
 struct call {
-	uint64_t control, rdx, r8;
-	uint64_t xmm[12];
+	struct kvmr_call kvm;
 	bool has_xmm;			/* receiver: XMM input in use */
-	const void *mem;		/* input bytes (page calls) */
-	size_t mem_len;
-	uint64_t gpa;			/* where KVM sees them */
-	bool cluster_ipi, ex_masks, xmm_input, enforce;
 };
 
 static int rx_run(const struct call *c, struct rx_result *r)
 {
-	struct rx_call rc;
+	const struct kvmr_call *kc = &c->kvm;
 
-	memset(&rc, 0, sizeof(rc));
-	rc.control = c->control;
-	rc.rdx = c->rdx;
-	rc.r8 = c->r8;
-	rc.has_xmm = c->has_xmm;
-	memcpy(rc.xmm, c->xmm, sizeof(rc.xmm));
-	rc.page = c->mem;
-	rc.page_size = c->mem ? c->mem_len : 0;
-	return rx_decode(&rc, r);
-}
-
-static void kvm_run(const struct kcase *k, const struct call *c,
-		    uint32_t vector, struct kvmr_result *r)
-{
-	struct kvmr_call kc;
-	uint32_t sender = k->cpu_vcpu[k->self];
-
-	memset(&kc, 0, sizeof(kc));
-	kc.vcpu = sender == NO_VCPU ? 0 : sender;
-	kc.rcx = c->control;
-	kc.rdx = c->rdx;
-	kc.r8 = c->r8;
-	memcpy(kc.xmm, c->xmm, sizeof(kc.xmm));
-	kc.mem = c->mem;
-	kc.mem_len = c->mem_len;
-	kc.mem_gpa = c->gpa;
-	kc.cluster_ipi = c->cluster_ipi;
-	kc.ex_masks = c->ex_masks;
-	kc.xmm_input = c->xmm_input;
-	kc.enforce = c->enforce;
-	kvmr_hypercall(&kc, vector, r);
+	return ck_decode(r, kc->rcx, kc->rdx, kc->r8, c->has_xmm ? kc->xmm : NULL,
+			 kc->mem, kc->mem ? kc->mem_len : 0, false);
 }
 
 /* KVM interrupted exactly the vCPUs the receiver's result names. */
@@ -507,30 +377,31 @@ static bool agree(const struct kcase *k, const struct rx_result *rr,
 static void plan_call(const struct kcase *k, const struct hvipi_plan *p,
 		      struct call *c)
 {
-	uint32_t i;
+	uint32_t sender = k->cpu_vcpu[k->self], i;
 
 	memset(c, 0, sizeof(*c));
-	c->control = p->control;
-	c->cluster_ipi = k->hints & HVIPI_HINT_CLUSTER_IPI;
-	c->ex_masks = k->hints & HVIPI_HINT_EX_MASKS;
-	c->xmm_input = k->hints & HVIPI_HINT_XMM_INPUT;
-	c->enforce = k->enforce;
+	c->kvm.vcpu = sender == NO_VCPU ? 0 : sender;
+	c->kvm.rcx = p->control;
+	c->kvm.cluster_ipi = k->hints & HVIPI_HINT_CLUSTER_IPI;
+	c->kvm.ex_masks = k->hints & HVIPI_HINT_EX_MASKS;
+	c->kvm.xmm_input = k->hints & HVIPI_HINT_XMM_INPUT;
+	c->kvm.enforce = k->enforce;
 	for (i = 0; i < 12u; i++)	/* what the XMM registers hold anyway */
-		c->xmm[i] = rnd();
+		c->kvm.xmm[i] = gen_rnd();
 	if (p->kind == HVIPI_PLAN_FAST || p->kind == HVIPI_PLAN_EX_XMM) {
-		c->rdx = p->rdx;
-		c->r8 = p->r8;
+		c->kvm.rdx = p->rdx;
+		c->kvm.r8 = p->r8;
 		if (p->kind == HVIPI_PLAN_EX_XMM) {
 			c->has_xmm = true;
 			for (i = 0; i < 12u; i++)
-				c->xmm[i] = p->input[2 + i];
+				c->kvm.xmm[i] = p->input[2 + i];
 		}
 	} else {
-		c->rdx = k->gpa;	/* the glue passes the page's GPA */
-		c->r8 = 0;
-		c->mem = hv_page;
-		c->mem_len = PAGE_BYTES;
-		c->gpa = k->gpa;
+		c->kvm.rdx = k->gpa;	/* the glue passes the page's GPA */
+		c->kvm.r8 = 0;
+		c->kvm.mem = hv_page;
+		c->kvm.mem_len = PAGE_BYTES;
+		c->kvm.mem_gpa = k->gpa;
 	}
 }
 
@@ -550,22 +421,14 @@ static bool check_plan(const struct kcase *k, const struct hvipi_plan *p,
 		struct call rc = c;
 
 		if (ex)
-			rc.mem_len = p->bytes;
+			rc.kvm.mem_len = p->bytes;
 		if (rx_run(&rc, &rr) || !rr.delivered || rr.vector != k->vector ||
-		    (rr.all ? p->kind != HVIPI_PLAN_EX_ALL ||
-		     !sets.mask_is_present || sets.exclude_self :
-		     rr.nr_vps != sets.nvps)) {
+		    !ck_rx_targets(&rr, p->kind, &sets)) {
 			report(k, "receiver: the plan is rejected or reads another set", p, &rr, NULL);
 			return false;
 		}
-		for (i = 0; !rr.all && i < sets.nvps; i++) {
-			if (!rx_vp_test(&rr, sets.list[i])) {
-				report(k, "receiver: a target VP is not in the set", p, &rr, NULL);
-				return false;
-			}
-		}
 	}
-	kvm_run(k, &c, k->vector, &kr);
+	kvmr_hypercall(&c.kvm, k->vector, &kr);
 	st->irqs += kr.nr_irqs;
 	if (!agree(k, &rr, &kr) || kr.rax != kvmr_status_success) {
 		report(k, "KVM: the plan is not accepted, or other vCPUs / another vector", p, &rr, &kr);
@@ -578,7 +441,7 @@ static bool check_plan(const struct kcase *k, const struct hvipi_plan *p,
 	/* the vCPUs of the target CPUs: all interrupted (all vCPUs for "all") */
 	for (i = 0; i < k->nvcpu; i++) {
 		uint32_t c2 = k->vm_cpu[i];
-		bool target = test_bit(k->mask, c2) && !(k->excl && c2 == k->self);
+		bool target = gen_test_bit(k->mask, c2) && !(k->excl && c2 == k->self);
 
 		if ((target || p->kind == HVIPI_PLAN_EX_ALL) &&
 		    !vcpu_bit(kr.vcpus, i)) {
@@ -653,14 +516,14 @@ static bool mut_applies(enum mut m, const struct hvipi_plan *p)
 static void put_word(struct call *c, uint32_t word, uint64_t v)
 {
 	/* word 0: vector (+ vtl, reserved), 1: format, 2: valid_bank_mask, ... */
-	if (c->mem) {
+	if (c->kvm.mem) {
 		memcpy((uint8_t *)mut_page + 8u * word, &v, 8);
 	} else if (word == 0) {
-		c->rdx = v;
+		c->kvm.rdx = v;
 	} else if (word == 1) {
-		c->r8 = v;
+		c->kvm.r8 = v;
 	} else if (word - 2u < 12u) {
-		c->xmm[word - 2u] = v;
+		c->kvm.xmm[word - 2u] = v;
 	}
 }
 
@@ -668,64 +531,64 @@ static uint64_t get_word(const struct call *c, uint32_t word)
 {
 	uint64_t v = 0;
 
-	if (c->mem)
+	if (c->kvm.mem)
 		memcpy(&v, (const uint8_t *)mut_page + 8u * word, 8);
 	else if (word == 0)
-		v = c->rdx;
+		v = c->kvm.rdx;
 	else if (word == 1)
-		v = c->r8;
+		v = c->kvm.r8;
 	else if (word - 2u < 12u)
-		v = c->xmm[word - 2u];
+		v = c->kvm.xmm[word - 2u];
 	return v;
 }
 
 static uint64_t bad_vector(void)
 {
-	return below(2) ? below(0x10) : 0x100 + below(0xffff00);
+	return gen_below(2) ? gen_below(0x10) : 0x100 + gen_below(0xffff00);
 }
 
 /* Build the malformed call @m from the plan's call; the expected class. */
 static void mutate(enum mut m, const struct kcase *k,
 		   const struct hvipi_plan *p, struct call *c)
 {
-	uint32_t vh = (uint32_t)((c->control & CTL_VARHDR) >> CTL_VARHDR_SHIFT);
+	uint32_t vh = (uint32_t)((c->kvm.rcx & CTL_VARHDR) >> CTL_VARHDR_SHIFT);
 	uint64_t vbm;
 
-	if (c->mem) {
+	if (c->kvm.mem) {
 		memcpy(mut_page, hv_page, PAGE_BYTES);
-		c->mem = mut_page;
+		c->kvm.mem = mut_page;
 	}
 	switch (m) {
 	case M_RSVD: {
 		static const uint8_t bits[] = { 27, 28, 29, 30, 31, 44, 45, 46,
 						47, 60, 61, 62, 63 };
 
-		c->control |= 1ull << bits[below(sizeof(bits))];
+		c->kvm.rcx |= 1ull << bits[gen_below(sizeof(bits))];
 		break;
 	}
 	case M_VARHDR_UP:
-		c->control = (c->control & ~CTL_VARHDR) |
-			     ((uint64_t)((vh + 1 + below(3)) & 0x3ff) << CTL_VARHDR_SHIFT);
+		c->kvm.rcx = (c->kvm.rcx & ~CTL_VARHDR) |
+			     ((uint64_t)((vh + 1 + gen_below(3)) & 0x3ff) << CTL_VARHDR_SHIFT);
 		break;
 	case M_VARHDR_DOWN:
-		c->control = (c->control & ~CTL_VARHDR) |
+		c->kvm.rcx = (c->kvm.rcx & ~CTL_VARHDR) |
 			     ((uint64_t)(vh - 1) << CTL_VARHDR_SHIFT);
 		break;
 	case M_BANKMASK:
 		vbm = get_word(c, 2);
-		put_word(c, 2, vbm ^ (1ull << below(64)));
+		put_word(c, 2, vbm ^ (1ull << gen_below(64)));
 		break;
 	case M_REP:
-		c->control |= below(2) ?
-			(uint64_t)(1 + below(0xfff)) << CTL_REPCNT_SHIFT :
-			(uint64_t)(1 + below(0xfff)) << CTL_REPIDX_SHIFT;
+		c->kvm.rcx |= gen_below(2) ?
+			(uint64_t)(1 + gen_below(0xfff)) << CTL_REPCNT_SHIFT :
+			(uint64_t)(1 + gen_below(0xfff)) << CTL_REPIDX_SHIFT;
 		break;
 	case M_VECTOR:
-		if (p->kind == HVIPI_PLAN_FAST || c->mem)
+		if (p->kind == HVIPI_PLAN_FAST || c->kvm.mem)
 			put_word(c, 0, (get_word(c, 0) & ~0xffffffffull) |
 				 (bad_vector() & 0xffffffffull));
 		else		/* XMM: rdx is the vector, bits 63:32 ignored */
-			c->rdx = bad_vector() | ((uint64_t)rnd() << 32);
+			c->kvm.rdx = bad_vector() | ((uint64_t)gen_rnd() << 32);
 		break;
 	case M_CODE: {
 		/* none is a call KVM 6.1 implements */
@@ -733,73 +596,73 @@ static void mutate(enum mut m, const struct kcase *k,
 						  0x0016, 0x0046, 0x00ff,
 						  0x4321, 0xffff };
 
-		c->control = (c->control & ~CTL_CODE) | codes[below(sizeof(codes) / 2)];
+		c->kvm.rcx = (c->kvm.rcx & ~CTL_CODE) | codes[gen_below(sizeof(codes) / 2)];
 		break;
 	}
 	case M_TRUNCATE:
-		c->mem_len = p->bytes - 8u * (1 + below(p->banks));
+		c->kvm.mem_len = p->bytes - 8u * (1 + gen_below(p->banks));
 		break;
 	case M_FORMAT:
-		put_word(c, 1, 2 + (below(2) ? below(16) : rnd() >> 1));
+		put_word(c, 1, 2 + (gen_below(2) ? gen_below(16) : gen_rnd() >> 1));
 		break;
 	case M_MISALIGN: {
-		uint32_t off = 1 + below(7);
+		uint32_t off = 1 + gen_below(7);
 
 		memmove((uint8_t *)mut_page + off, hv_page, PAGE_BYTES);
-		c->mem = (uint8_t *)mut_page + off;
-		c->gpa += off;
-		c->rdx = c->gpa;
+		c->kvm.mem = (uint8_t *)mut_page + off;
+		c->kvm.mem_gpa += off;
+		c->kvm.rdx = c->kvm.mem_gpa;
 		break;
 	}
 	case M_XMM12: {
 		uint32_t i;
 
-		c->control = (uint64_t)CODE_IPI_EX | CTL_FAST |
+		c->kvm.rcx = (uint64_t)CODE_IPI_EX | CTL_FAST |
 			     (12ull << CTL_VARHDR_SHIFT);
-		c->rdx = k->vector;
-		c->r8 = 0;
-		c->mem = NULL;
-		c->mem_len = 0;
+		c->kvm.rdx = k->vector;
+		c->kvm.r8 = 0;
+		c->kvm.mem = NULL;
+		c->kvm.mem_len = 0;
 		vbm = 0;
 		while (popcount64(vbm) < 12)
-			vbm |= 1ull << below(64);
-		c->xmm[0] = vbm;
+			vbm |= 1ull << gen_below(64);
+		c->kvm.xmm[0] = vbm;
 		for (i = 1; i < 12; i++)
-			c->xmm[i] = rnd();
+			c->kvm.xmm[i] = gen_rnd();
 		c->has_xmm = true;
 		/* advertised: the check is the bank count, not the CPUID */
-		c->cluster_ipi = c->ex_masks = c->xmm_input = true;
+		c->kvm.cluster_ipi = c->kvm.ex_masks = c->kvm.xmm_input = true;
 		break;
 	}
 	case M_NOXMM:
-		c->xmm_input = false;
+		c->kvm.xmm_input = false;
 		c->has_xmm = false;
 		break;
 	case M_HINT_OFF:
-		if ((c->control & CTL_CODE) == CODE_IPI_EX && below(2))
-			c->ex_masks = false;
+		if ((c->kvm.rcx & CTL_CODE) == CODE_IPI_EX && gen_below(2))
+			c->kvm.ex_masks = false;
 		else
-			c->cluster_ipi = false;
+			c->kvm.cluster_ipi = false;
 		break;
 	case M_FAST_RDX_HIGH:
-		c->rdx |= (uint64_t)(1 + below(0xffffffffu)) << 32;
+		c->kvm.rdx |= (uint64_t)(1 + gen_below(0xffffffffu)) << 32;
 		break;
 	case M_EMPTY_SET:
-		c->control &= ~CTL_VARHDR;
+		c->kvm.rcx &= ~CTL_VARHDR;
 		put_word(c, 2, 0);
-		if (below(2))
+		if (gen_below(2))
 			put_word(c, 0, bad_vector());
 		break;
 	case M_SLOW_SEND_IPI:
 		/* the same Send-IPI with its 16 input bytes in the page */
-		mut_page[0] = c->rdx;
-		mut_page[1] = c->r8;
-		c->control &= ~CTL_FAST;
-		c->mem = mut_page;
-		c->mem_len = PAGE_BYTES;
-		c->gpa = k->gpa;
-		c->rdx = k->gpa;
-		c->r8 = 0;
+		mut_page[0] = c->kvm.rdx;
+		mut_page[1] = c->kvm.r8;
+		c->kvm.rcx &= ~CTL_FAST;
+		c->kvm.mem = mut_page;
+		c->kvm.mem_len = PAGE_BYTES;
+		c->kvm.mem_gpa = k->gpa;
+		c->kvm.rdx = k->gpa;
+		c->kvm.r8 = 0;
 		break;
 	default:
 		break;
@@ -847,18 +710,18 @@ static enum cls classify(enum mut m, const struct kcase *k,
 		break;
 	case M_TRUNCATE:
 		if (rr->status == RX_ST_INVALID_INPUT && p->banks > kvmr_sparse_banks &&
-		    c->mem_len >= 24u + 8u * kvmr_sparse_banks && kvm_ok)
+		    c->kvm.mem_len >= 24u + 8u * kvmr_sparse_banks && kvm_ok)
 			return C_16BANKS;
 		break;
 	case M_NOXMM:
 		if (rr->status == RX_ST_INVALID_INPUT &&
-		    (c->enforce ? kr->ud && !kr->rax_written && kr->nr_irqs == 0 &&
-				  kr->skips == 0 :
+		    (c->kvm.enforce ? kr->ud && !kr->rax_written && kr->nr_irqs == 0 &&
+				      kr->skips == 0 :
 		     kvm_ok && kr->xmm_read))
 			return C_NOXMM;
 		break;
 	case M_HINT_OFF:
-		if (c->enforce && rr->status == RX_ST_SUCCESS && !kr->ud &&
+		if (c->kvm.enforce && rr->status == RX_ST_SUCCESS && !kr->ud &&
 		    kr->ret == 1 && kr->rax_written &&
 		    kr->rax == kvmr_status_access_denied && kr->nr_irqs == 0)
 			return C_ACCESS;
@@ -879,14 +742,14 @@ static bool check_mutation(const struct kcase *k, const struct hvipi_plan *p,
 	enum cls cl;
 
 	do
-		m = (enum mut)below(M_COUNT);
+		m = (enum mut)gen_below(M_COUNT);
 	while (!mut_applies(m, p));
 	plan_call(k, p, &c);
 	mutate(m, k, p, &c);
 	st->mut_tried[m]++;
 	rx_run(&c, &rr);
 	relaxed(m, k, p, &c, &rr, &ref);
-	kvm_run(k, &c, ref.vector, &kr);
+	kvmr_hypercall(&c.kvm, ref.vector, &kr);
 	if (kr.ud)
 		st->ud_seen++;
 	else if (kr.rax_written)
@@ -910,9 +773,10 @@ static bool check_mutation(const struct kcase *k, const struct hvipi_plan *p,
 		report(k, what, p, &rr, &kr);
 		if (reports <= max_reports)
 			fprintf(stderr, "  call: control=%#" PRIx64 " rdx=%#" PRIx64 " r8=%#" PRIx64 " mem_len=%zu gpa=%#" PRIx64 " cpuid cluster=%d ex=%d xmm=%d enforce=%d\n",
-				c.control, c.rdx, c.r8, c.mem ? c.mem_len : 0,
-				c.gpa, c.cluster_ipi, c.ex_masks, c.xmm_input,
-				c.enforce);
+				c.kvm.rcx, c.kvm.rdx, c.kvm.r8,
+				c.kvm.mem ? c.kvm.mem_len : 0, c.kvm.mem_gpa,
+				c.kvm.cluster_ipi, c.kvm.ex_masks,
+				c.kvm.xmm_input, c.kvm.enforce);
 	}
 	return false;
 }
@@ -929,17 +793,9 @@ static bool run_case(struct kcase *k, struct stats *st)
 	or_sets(&sets, k->mask, one ? NULL : k->hv_present, k->nr, k->vp,
 		one ? k->cpu : k->self, one ? false : k->excl);
 	or_expect(&e, &sets, k->vector, k->hints, k->page, size);
-	if (k->page)
-		memset(hv_page, FILL, sizeof(hv_page));
-	memset(&p, 0x5a, sizeof(p));
-	if (one)
-		hvipi_plan_one(&p, k->cpu, k->nr, k->vp, k->vector, k->hints,
-			       k->page ? hv_page : NULL, size);
-	else
-		hvipi_plan_mask(&p, k->mask, k->hv_present, k->nr, k->vp,
-				hvipi_vp_ident(k->vp, k->nr), k->self, k->excl,
-				k->vector, k->hints, k->page ? hv_page : NULL,
-				size);
+	ck_plan_glue(&p, one, k->cpu, k->mask, k->hv_present, k->nr, k->vp,
+		     k->self, k->excl, k->vector, k->hints,
+		     k->page ? hv_page : NULL, size, sizeof(hv_page));
 	st->cases++;
 	st->form[k->form]++;
 	st->beyond += k->beyond;
@@ -968,44 +824,28 @@ static bool run_case(struct kcase *k, struct stats *st)
 
 int main(int argc, char **argv)
 {
-	const char *es = getenv("HVIPI_SEED"), *ec = getenv("HVIPI_CASES");
 	uint32_t words = HVIPI_MASK_WORDS(NR_MAX);
-	uint64_t seed, ncases, i, agreed = 0, classified = 0, failed = 0;
+	uint64_t seed = gen_time_seed(), ncases = 200000, i;
+	uint64_t agreed = 0, classified = 0, failed = 0;
 	struct stats st;
 	struct kcase k;
 	clock_t t0 = clock();
 	int w;
 
-	if (argc > 1)
-		seed = strtoull(argv[1], NULL, 0);
-	else if (es && *es)
-		seed = strtoull(es, NULL, 0);
-	else
-		seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
-	ncases = 200000;
-	if (argc > 2)
-		ncases = strtoull(argv[2], NULL, 0);
-	else if (ec && *ec)
-		ncases = strtoull(ec, NULL, 0);
+	gen_args(argc, argv, &seed, &ncases);
 	printf("kvm_ref: KVM side: %s, arch/x86/kvm/hyperv.c compiled unchanged (KVM_MAX_VCPUS %u, %u sparse banks)\n",
 	       KREF_PKG_VERSION, KVMR_MAX_VCPUS, kvmr_sparse_banks);
-	printf("kvm_ref: seed %#" PRIx64 " (rerun: HVIPI_SEED=%#" PRIx64 "), %" PRIu64 " cases\n",
-	       seed, seed, ncases);
-	fflush(stdout);
-	rng_state = seed;
+	gen_banner("kvm_ref", seed, ncases, 0);
+	gen_state = seed;
 	memset(&st, 0, sizeof(st));
 	memset(&sets, 0, sizeof(sets));
 	memset(&k, 0, sizeof(k));
-	k.vp = malloc(NR_MAX * sizeof(*k.vp));
-	k.mask = malloc(words * sizeof(*k.mask));
-	k.present = malloc(words * sizeof(*k.present));
-	k.vm_cpu = malloc(KVMR_MAX_VCPUS * sizeof(*k.vm_cpu));
-	k.vm_vp = malloc(KVMR_MAX_VCPUS * sizeof(*k.vm_vp));
-	k.cpu_vcpu = malloc(NR_MAX * sizeof(*k.cpu_vcpu));
-	if (!k.vp || !k.mask || !k.present || !k.vm_cpu || !k.vm_vp || !k.cpu_vcpu) {
-		perror("malloc");
-		return 2;
-	}
+	k.vp = gen_xmalloc(NR_MAX * sizeof(*k.vp));
+	k.mask = gen_xmalloc(words * sizeof(*k.mask));
+	k.present = gen_xmalloc(words * sizeof(*k.present));
+	k.vm_cpu = gen_xmalloc(KVMR_MAX_VCPUS * sizeof(*k.vm_cpu));
+	k.vm_vp = gen_xmalloc(KVMR_MAX_VCPUS * sizeof(*k.vm_vp));
+	k.cpu_vcpu = gen_xmalloc(NR_MAX * sizeof(*k.cpu_vcpu));
 	if (!kvmr_vm_set(0, NULL)) {
 		fprintf(stderr, "kvm_ref: the VM could not be created\n");
 		ck_write_counts(0, 1);
@@ -1023,7 +863,7 @@ int main(int argc, char **argv)
 		printf(" %s=%" PRIu64, form_name[w], st.form[w]);
 	printf(" (beyond KVM_MAX_VCPUS: %" PRIu64 ")\nkvm_ref: plans:", st.beyond);
 	for (w = 0; w < 6; w++)
-		printf(" %s=%" PRIu64, kind_name[w], st.kind[w]);
+		printf(" %s=%" PRIu64, ck_kind_name(w), st.kind[w]);
 	printf("\nkvm_ref: sent to KVM: %" PRIu64 " (EX_XMM %" PRIu64 ", CPUID enforced %" PRIu64
 	       "; KVM's identity path %" PRIu64 ", VP-index lookup path %" PRIu64
 	       "), %" PRIu64 " vCPU interrupts; not run (no vCPU): %" PRIu64 "\n",

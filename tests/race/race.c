@@ -50,6 +50,7 @@
 
 #include "check.h"
 #include "counts.h"
+#include "gen.h"
 #include "hvipi.h"
 #include "oracle.h"
 #include "rx.h"
@@ -60,41 +61,9 @@ void hvipi_race_hook(const unsigned long *mask, const unsigned long *present,
 
 #define NR_MAX		8192u
 #define WORDS_MAX	HVIPI_MASK_WORDS(NR_MAX)
-#define LONG_BITS	64u
-#define INVAL		0xffffffffu
+#define LONG_BITS	GEN_LONG_BITS
 #define SEED_DEFAULT	0x7261636568767069ull	/* "racehvpi" */
 #define MAX_REPORTS	10u
-
-_Static_assert(sizeof(unsigned long) == 8, "64-bit unsigned long");
-
-/* ---- random numbers: splitmix64, one stream per case ---- */
-
-static uint64_t rng;
-
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* uniform in [0, n), 0 when n == 0 */
-static uint32_t below(uint32_t n)
-{
-	return n ? (uint32_t)(rnd() % n) : 0;
-}
-
-static bool chance(uint32_t num, uint32_t den)
-{
-	return below(den) < num;
-}
-
-static void bit_set(unsigned long *m, uint32_t b)
-{
-	m[b / LONG_BITS] |= 1ul << (b % LONG_BITS);
-}
 
 /* ---- the racing state the hook works on ---- */
 
@@ -126,34 +95,34 @@ static uint32_t flip_cpu(uint32_t w)
 {
 	uint32_t nr = rc.nr, cpu, tries;
 
-	switch (below(8)) {
+	switch (gen_below(8)) {
 	case 0:			/* in a word already read (or the current one) */
-		cpu = below(w + 1u) * LONG_BITS + below(LONG_BITS);
+		cpu = gen_below(w + 1u) * LONG_BITS + gen_below(LONG_BITS);
 		break;
 	case 1:			/* in a word not read yet */
 		if (w + 1u < rc.words) {
-			cpu = (w + 1u + below(rc.words - w - 1u)) * LONG_BITS +
-			      below(LONG_BITS);
+			cpu = (w + 1u + gen_below(rc.words - w - 1u)) * LONG_BITS +
+			      gen_below(LONG_BITS);
 			break;
 		}
-		cpu = below(nr);
+		cpu = gen_below(nr);
 		break;
 	case 2:			/* near the top, far from the words read */
-		cpu = nr - 1u - below(nr < 64u ? nr : 64u);
+		cpu = nr - 1u - gen_below(nr < 64u ? nr : 64u);
 		break;
 	case 3:			/* self */
-		cpu = rc.self < nr ? rc.self : below(nr);
+		cpu = rc.self < nr ? rc.self : gen_below(nr);
 		break;
 	case 4:			/* a CPU with a high, huge or unknown VP */
-		for (tries = 0, cpu = below(nr); tries < 8u && rc.vp[cpu] < 64u;
+		for (tries = 0, cpu = gen_below(nr); tries < 8u && rc.vp[cpu] < 64u;
 		     tries++)
-			cpu = below(nr);
+			cpu = gen_below(nr);
 		break;
 	default:
-		cpu = below(nr);
+		cpu = gen_below(nr);
 		break;
 	}
-	return cpu < nr ? cpu : below(nr);
+	return cpu < nr ? cpu : gen_below(nr);
 }
 
 /* Change bit @cpu of @m: set, clear or toggle; returns whether it changed. */
@@ -184,16 +153,16 @@ static void race_flip(uint32_t w)
 {
 	uint32_t n, k;
 
-	if (rc.rate == 0 || below(1024) >= rc.rate)
+	if (rc.rate == 0 || gen_below(1024) >= rc.rate)
 		return;
-	n = 1u + (chance(1, 4) ? below(8) : 0);
+	n = 1u + (gen_chance(1, 4) ? gen_below(8) : 0);
 	for (k = 0; k < n; k++) {
-		uint32_t cpu = flip_cpu(w), op = below(3);
-		uint32_t where = rc.present ? below(4) : 0;
+		uint32_t cpu = flip_cpu(w), op = gen_below(3);
+		uint32_t where = rc.present ? gen_below(4) : 0;
 
 		/* 0, 1: mask; 2: present; 3: both (a CPU comes or goes) */
 		if (where == 3) {
-			op = below(2);
+			op = gen_below(2);
 			if (flip_bit(rc.mask, cpu, op))
 				rc_note_change(cpu, w);
 			if (flip_bit(rc.present, cpu, op))
@@ -249,87 +218,65 @@ static uint32_t pick_nr(void)
 		1025, 2047, 2048, 2049, 4031, 4032, 4033, 4095, 4096, 4097,
 		4159, 4160, 6000, 8191, 8192
 	};
-	uint32_t r = below(100);
+	uint32_t r = gen_below(100);
 
 	if (r < 20)
-		return edges[below(sizeof(edges) / sizeof(edges[0]))];
+		return edges[gen_below(sizeof(edges) / sizeof(edges[0]))];
 	if (r < 45)
-		return 1u + below(64);
+		return 1u + gen_below(64);
 	if (r < 65)
-		return 65u + below(448);
+		return 65u + gen_below(448);
 	if (r < 75) {		/* a multiple of 64, give or take one */
-		uint32_t nr = (1u + below(NR_MAX / 64u)) * 64u - 1u + below(3);
+		uint32_t nr = (1u + gen_below(NR_MAX / 64u)) * 64u - 1u + gen_below(3);
 
 		return nr > NR_MAX ? NR_MAX : nr;
 	}
 	if (r < 92)
-		return 513u + below(4096u - 512u);
-	return 4097u + below(NR_MAX - 4096u);
+		return 513u + gen_below(4096u - 512u);
+	return 4097u + gen_below(NR_MAX - 4096u);
 }
 
 /* A VP table; returns a vp_ident to pass (<= hvipi_vp_ident()). */
 static uint32_t make_table(uint32_t *vp, uint32_t nr)
 {
-	uint32_t c, r = below(100), start, id;
+	uint32_t c, r = gen_below(100), start, id;
 
 	if (r < 25) {				/* identity */
-		for (c = 0; c < nr; c++)
-			vp[c] = c;
+		gen_identity(vp, nr);
 	} else if (r < 45) {			/* identity prefix, then permuted */
-		start = below(nr + 1u);
-		for (c = 0; c < nr; c++)
-			vp[c] = c;
-		for (c = nr - 1u; c > start; c--) {
-			uint32_t j = start + below(c - start + 1u), t = vp[c];
-
-			vp[c] = vp[j];
-			vp[j] = t;
-		}
+		start = gen_below(nr + 1u);
+		gen_identity(vp, nr);
+		gen_shuffle(vp, start, nr);
 	} else if (r < 55) {			/* permutation */
-		for (c = 0; c < nr; c++)
-			vp[c] = c;
-		for (c = nr - 1u; c > 0; c--) {
-			uint32_t j = below(c + 1u), t = vp[c];
-
-			vp[c] = vp[j];
-			vp[j] = t;
-		}
+		gen_identity(vp, nr);
+		gen_shuffle(vp, 0, nr);
 	} else if (r < 70) {			/* identity prefix, then sparse high */
-		start = below(nr + 1u);
+		start = gen_below(nr + 1u);
 		for (c = 0; c < nr; c++)
-			vp[c] = c < start ? c : below(4096);
+			vp[c] = c < start ? c : gen_below(4096);
 	} else if (r < 80) {			/* stride: sparse VPs */
-		uint32_t spread = 1u + below(nr >= 4096u ? 1u : 4096u / nr);
-
-		for (c = 0; c < nr; c++)
-			vp[c] = c * spread;
+		gen_stride(vp, nr, 1u + gen_below(nr >= 4096u ? 1u : 4096u / nr));
 	} else if (r < 90) {			/* random, few banks or many */
-		uint32_t lim = chance(1, 3) ? 64u : chance(1, 2) ? 1024u : 4096u;
+		uint32_t lim = gen_chance(1, 3) ? 64u : gen_chance(1, 2) ? 1024u : 4096u;
 
 		for (c = 0; c < nr; c++)
-			vp[c] = below(lim);
+			vp[c] = gen_below(lim);
 	} else {				/* identity with local swaps */
-		for (c = 0; c < nr; c++)
-			vp[c] = c;
-		for (c = 0; c < 1u + nr / 32u; c++) {
-			uint32_t a = below(nr), b = below(nr), t = vp[a];
-
-			vp[a] = vp[b];
-			vp[b] = t;
-		}
+		gen_identity(vp, nr);
+		gen_swaps(vp, nr, 1u + nr / 32u);
 	}
-	if (chance(1, 8))
-		for (c = 1u + below(3); c; c--)
-			vp[below(nr)] = INVAL;
-	if (chance(1, 16))
-		vp[below(nr)] = 4096u + below(100000);
-	if (chance(1, 30))
-		vp[below(nr)] = 0xfffffffeu;
-	if (chance(1, 8))
-		vp[nr - 1u] = 64u + below(4032);
+	if (gen_chance(1, 8))
+		for (c = 1u + gen_below(3); c; c--)
+			vp[gen_below(nr)] = GEN_INVAL;
+	if (gen_chance(1, 16))
+		vp[gen_below(nr)] = 4096u + gen_below(100000);
+	if (gen_chance(1, 30))
+		vp[gen_below(nr)] = 0xfffffffeu;
+	if (gen_chance(1, 8))
+		vp[nr - 1u] = 64u + gen_below(4032);
 	id = hvipi_vp_ident(vp, nr);
-	r = below(100);
-	return r < 60 ? id : r < 75 ? 0 : below(id + 1u);
+	r = gen_below(100);
+	return r < 60 ? id : r < 75 ? 0 : gen_below(id + 1u);
 }
 
 static void make_present(unsigned long *pr, uint32_t words, uint32_t nr)
@@ -338,49 +285,35 @@ static void make_present(unsigned long *pr, uint32_t words, uint32_t nr)
 
 	memset(pr, 0, words * sizeof(*pr));
 	for (c = 0; c < nr; c++)
-		bit_set(pr, c);
-	if (chance(1, 2))
-		for (holes = below(4); holes; holes--)
-			pr[below(nr) / LONG_BITS] &= ~(1ul << below(LONG_BITS));
-	if (nr % LONG_BITS && chance(1, 6))	/* garbage beyond nr */
+		gen_set_bit(pr, c);
+	if (gen_chance(1, 2))
+		for (holes = gen_below(4); holes; holes--)
+			pr[gen_below(nr) / LONG_BITS] &= ~(1ul << gen_below(LONG_BITS));
+	if (nr % LONG_BITS && gen_chance(1, 6))	/* garbage beyond nr */
 		pr[words - 1u] |= ~0ul << (nr % LONG_BITS);
 }
+
+/*
+ * Masks: empty, one CPU (often self), a few, dense, a range, present (or
+ * nearly: one bit in three flipped), all; garbage beyond nr one time in 5.
+ */
+static const struct gen_mask_mix mask_mix = {
+	.empty = 4, .one = 14, .few = 34, .dense = 54, .range = 62, .copy = 85
+};
 
 static void make_mask(unsigned long *m, uint32_t words, uint32_t nr,
 		      uint32_t self, const unsigned long *pr)
 {
-	uint32_t r = below(100), c, k;
-
-	memset(m, 0, words * sizeof(*m));
-	if (r < 4) {
-		/* empty */
-	} else if (r < 14) {			/* one CPU, often self */
-		bit_set(m, chance(1, 3) && self < nr ? self : below(nr));
-	} else if (r < 34) {			/* a few */
-		for (k = 1u + below(12); k; k--)
-			bit_set(m, below(nr));
-	} else if (r < 54) {			/* dense */
-		uint32_t p = 1u + below(99);
-
-		for (c = 0; c < nr; c++)
-			if (below(100) < p)
-				bit_set(m, c);
-	} else if (r < 62) {			/* a range */
-		uint32_t a = below(nr), b = a + below(nr - a);
-
-		for (c = a; c <= b; c++)
-			bit_set(m, c);
-	} else if (r < 85 && pr) {		/* present, or nearly */
-		memcpy(m, pr, words * sizeof(*m));
-		if (chance(1, 3))
-			m[below(words)] ^= 1ul << below(LONG_BITS);
-	} else {				/* all */
-		for (c = 0; c < nr; c++)
-			bit_set(m, c);
-	}
-	if (nr % LONG_BITS && chance(1, 5))	/* garbage beyond nr */
-		m[words - 1u] |= ~0ul << (nr % LONG_BITS);
+	if (gen_mask(m, words, nr, self, pr, &mask_mix) == GEN_MASK_COPY &&
+	    gen_chance(1, 3))
+		m[gen_below(words)] ^= 1ul << gen_below(LONG_BITS);
+	gen_garbage(m, words, nr, 5);
 }
+
+/* Vectors: 0x10..0xff, 0..0xf, 0x100..0x1ff. */
+static const struct gen_vector_mix vector_mix = {
+	.valid = 95, .edge = 95, .low = 97, .over = 100, .over_span = 0x100
+};
 
 static uint8_t canary(uint32_t i)
 {
@@ -388,10 +321,6 @@ static uint8_t canary(uint32_t i)
 }
 
 /* ---- checks ---- */
-
-static const char *const kind_name[6] = {
-	"NONE", "FAST", "EX_SPARSE", "EX_ALL", "FALLBACK", "EX_XMM"
-};
 
 struct rcase {
 	uint64_t index;
@@ -414,7 +343,7 @@ static void report(const struct rcase *c, const struct hvipi_plan *p,
 		rc.calls, rc.bits_changed);
 	if (p)
 		fprintf(stderr, "  racing plan: kind=%s reason=%u banks=%u bytes=%u vbm=%#" PRIx64 "\n",
-			p->kind < 6 ? kind_name[p->kind] : "?", p->reason,
+			ck_kind_name(p->kind), p->reason,
 			p->banks, p->bytes, p->valid_bank_mask);
 }
 
@@ -423,15 +352,13 @@ static bool check_oracle(const struct rcase *c, const struct hvipi_plan *p,
 			 const uint64_t *page, const struct or_sets *s)
 {
 	struct or_expect e;
-	struct rx_call call;
 	struct rx_result r;
-	uint32_t i;
 
 	or_expect(&e, s, c->vector, c->hints, c->have_page, c->page_size);
 	if (p->kind != e.kind || p->reason != e.reason) {
 		report(c, p, "kind/reason differs from the oracle on the snapshot");
 		fprintf(stderr, "  expected kind=%s reason=%u\n",
-			kind_name[e.kind], e.reason);
+			ck_kind_name(e.kind), e.reason);
 		return false;
 	}
 	if ((p->kind == HVIPI_PLAN_EX_SPARSE || p->kind == HVIPI_PLAN_EX_XMM) &&
@@ -449,19 +376,8 @@ static bool check_oracle(const struct rcase *c, const struct hvipi_plan *p,
 		report(c, p, "bytes differ from the oracle on the snapshot");
 		return false;
 	}
-	memset(&call, 0, sizeof(call));
-	call.control = p->control;
-	call.rdx = p->rdx;
-	call.r8 = p->r8;
-	if (p->kind == HVIPI_PLAN_EX_XMM) {
-		call.has_xmm = true;
-		for (i = 0; i < 12u; i++)
-			call.xmm[i] = p->input[2u + i];
-	} else if (p->kind != HVIPI_PLAN_FAST) {
-		call.page = (const uint8_t *)page;
-		call.page_size = p->bytes;
-	}
-	if (rx_decode(&call, &r) || !r.delivered || r.vector != c->vector) {
+	if (ck_decode_plan(&r, p, page, false) || !r.delivered ||
+	    r.vector != c->vector) {
 		report(c, p, "the receiver rejects the racing plan");
 		fprintf(stderr, "  rx: status=%u why=%s\n", r.status, r.why);
 		return false;
@@ -487,17 +403,6 @@ struct totals {
 
 static struct or_sets sets;	/* big: static, zeroed once */
 
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		perror("malloc");
-		exit(2);
-	}
-	return p;
-}
-
 static bool run_case(uint64_t seed, uint64_t index, struct totals *t,
 		     struct ck_stats *ck)
 {
@@ -511,8 +416,8 @@ static bool run_case(uint64_t seed, uint64_t index, struct totals *t,
 	struct ck_case ckc;
 	bool ok = true;
 
-	rng = seed ^ (index * 0xd1342543de82ef95ull);
-	rnd();
+	gen_state = seed ^ (index * 0xd1342543de82ef95ull);
+	gen_rnd();
 	memset(&c, 0, sizeof(c));
 	c.index = index;
 	c.nr = nr = pick_nr();
@@ -520,44 +425,42 @@ static bool run_case(uint64_t seed, uint64_t index, struct totals *t,
 	wbytes = words * sizeof(unsigned long);
 
 	/* every object on its own, of its exact size */
-	mask = xmalloc(wbytes);
-	m0 = xmalloc(wbytes);
-	p0 = xmalloc(wbytes);
-	sm = xmalloc(wbytes);
-	vp = xmalloc(nr * sizeof(*vp));
-	plan = xmalloc(sizeof(*plan));
-	plan2 = xmalloc(sizeof(*plan2));
+	mask = gen_xmalloc(wbytes);
+	m0 = gen_xmalloc(wbytes);
+	p0 = gen_xmalloc(wbytes);
+	sm = gen_xmalloc(wbytes);
+	vp = gen_xmalloc(nr * sizeof(*vp));
+	plan = gen_xmalloc(sizeof(*plan));
+	plan2 = gen_xmalloc(sizeof(*plan2));
 
 	c.vp = vp;
 	c.vp_ident = make_table(vp, nr);
-	c.self = chance(1, 16) ? nr + below(4) : below(nr);
-	c.excl = chance(1, 2);
-	r = below(100);
+	c.self = gen_chance(1, 16) ? nr + gen_below(4) : gen_below(nr);
+	c.excl = gen_chance(1, 2);
+	r = gen_below(100);
 	if (r >= 30) {
-		present = xmalloc(wbytes);
-		sp = xmalloc(wbytes);
+		present = gen_xmalloc(wbytes);
+		sp = gen_xmalloc(wbytes);
 		make_present(present, words, nr);
 		c.have_present = true;
 	}
 	make_mask(mask, words, nr, c.self, present);
-	if (present && chance(1, 4)) {		/* present = mask (all format) */
+	if (present && gen_chance(1, 4)) {		/* present = mask (all format) */
 		memcpy(present, mask, wbytes);
-		if (chance(1, 3))
-			present[below(words)] ^= 1ul << below(LONG_BITS);
+		if (gen_chance(1, 3))
+			present[gen_below(words)] ^= 1ul << gen_below(LONG_BITS);
 	}
-	r = below(100);
-	c.vector = r < 95 ? 0x10u + below(0xf0) : r < 97 ? below(0x10) :
-		   0x100u + below(0x100);
-	c.hints = chance(1, 10) ? below(8) :
+	c.vector = gen_vector(&vector_mix);
+	c.hints = gen_chance(1, 10) ? gen_below(8) :
 		  HVIPI_HINT_CLUSTER_IPI | HVIPI_HINT_EX_MASKS |
-		  (chance(1, 2) ? HVIPI_HINT_XMM_INPUT : 0u);
-	r = below(100);
+		  (gen_chance(1, 2) ? HVIPI_HINT_XMM_INPUT : 0u);
+	r = gen_below(100);
 	c.have_page = r >= 8;
-	c.page_size = r < 8 ? 0 : r < 65 ? 4096u : r < 85 ? below(600) :
-		      below(4097);
+	c.page_size = r < 8 ? 0 : r < 65 ? 4096u : r < 85 ? gen_below(600) :
+		      gen_below(4097);
 	if (c.have_page) {
-		page = xmalloc(c.page_size);
-		page2 = xmalloc(c.page_size);
+		page = gen_xmalloc(c.page_size);
+		page2 = gen_xmalloc(c.page_size);
 		for (i = 0; i < c.page_size; i++)
 			((uint8_t *)page)[i] = ((uint8_t *)page2)[i] = canary(i);
 	}
@@ -575,9 +478,9 @@ static bool run_case(uint64_t seed, uint64_t index, struct totals *t,
 	rc.words = words;
 	rc.self = c.self;
 	rc.vp = vp;
-	r = below(100);
-	rc.rate = r < 15 ? 0 : r < 40 ? 1024u : r < 70 ? 1u + below(256) :
-		  1u + below(2048u / words + 1u);
+	r = gen_below(100);
+	rc.rate = r < 15 ? 0 : r < 40 ? 1024u : r < 70 ? 1u + gen_below(256) :
+		  1u + gen_below(2048u / words + 1u);
 	rc.calls = 0;
 	rc.last_w = -1;
 	rc.changed_ahead = rc.changed_behind = false;
@@ -644,7 +547,7 @@ static bool run_case(uint64_t seed, uint64_t index, struct totals *t,
 	    (c.have_page && memcmp(page, page2, c.page_size))) {
 		report(&c, plan, "racing plan/page differ from the sequential call on the snapshot");
 		fprintf(stderr, "  sequential plan: kind=%s reason=%u banks=%u bytes=%u vbm=%#" PRIx64 "\n",
-			plan2->kind < 6 ? kind_name[plan2->kind] : "?",
+			ck_kind_name(plan2->kind),
 			plan2->reason, plan2->banks, plan2->bytes,
 			plan2->valid_bank_mask);
 		t->fail_ident++;
@@ -695,24 +598,14 @@ static bool run_case(uint64_t seed, uint64_t index, struct totals *t,
 
 int main(int argc, char **argv)
 {
-	const char *es = getenv("HVIPI_SEED"), *ec = getenv("HVIPI_CASES");
-	const char *ef = getenv("HVIPI_FIRST");
 	uint64_t seed = SEED_DEFAULT, ncases = 1000000, first = 0, i;
 	struct totals t;
 	struct ck_stats ck;
 	struct timespec t0, t1;
 	double secs;
 
-	if (argc > 1)
-		seed = strtoull(argv[1], NULL, 0);
-	else if (es && *es)
-		seed = strtoull(es, NULL, 0);
-	if (argc > 2)
-		ncases = strtoull(argv[2], NULL, 0);
-	else if (ec && *ec)
-		ncases = strtoull(ec, NULL, 0);
-	if (ef && *ef)
-		first = strtoull(ef, NULL, 0);
+	gen_args(argc, argv, &seed, &ncases);
+	gen_arg(argc, argv, 0, "HVIPI_FIRST", &first);
 	printf("race: seed %#" PRIx64 " (rerun: HVIPI_SEED=%#" PRIx64 "), cases %" PRIu64 " .. %" PRIu64 ", nr_cpu_ids 1..%u\n",
 	       seed, seed, first, first + ncases - 1u, NR_MAX);
 	fflush(stdout);

@@ -8,7 +8,8 @@
  *
  * Three kinds of definitions:
  *  - plain kernel helpers (types, bit and bitmap operations, atomics,
- *    arithmetic), which do what the kernel's do;
+ *    arithmetic), which do what the kernel's do; the basics shared with
+ *    tests/kernel_ref's shim are in tests/common/kshim_types.h;
  *  - the KVM services the hypercall path uses (registers, guest memory,
  *    vCPU iteration, kvm_apic_set_irq, the XMM reader), defined in
  *    kvmr_env.c against the harness's call and recorder;
@@ -20,76 +21,39 @@
 #ifndef KVMR_KERNEL_H
 #define KVMR_KERNEL_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
+/* The stubs' parameters are unused (KVMR_STUB and co. below). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/kshim_types.h"
 #include "kvmr.h"
 
-/* ---- types and compiler helpers ---- */
+/* ---- types and compiler helpers (beyond kshim_types.h) ---- */
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int8_t s8;
-typedef int16_t s16;
-typedef int32_t s32;
-typedef int64_t s64;
-typedef uint8_t __u8;
-typedef uint16_t __u16;
-typedef uint32_t __u32;
-typedef uint64_t __u64;
-typedef int8_t __s8;
-typedef int16_t __s16;
-typedef int32_t __s32;
-typedef int64_t __s64;
 typedef u64 gpa_t;
 typedef u64 gfn_t;
 typedef unsigned long hva_t;
 typedef s64 ktime_t;
 typedef unsigned int gfp_t;
 
-#define U32_MAX			((u32)~0U)
-#define U64_MAX			((u64)~0ULL)
 #define KTIME_MAX		((s64)~((u64)1 << 63))
 
-#define CONFIG_X86_64		1
-#define IS_ENABLED(option)	(option)
-
-#define BITS_PER_LONG		64
-#define BIT(nr)			(1UL << (nr))
-#define BIT_ULL(nr)		(1ULL << (nr))
-#define BIT_WORD(nr)		((nr) / BITS_PER_LONG)
-#define BITS_TO_LONGS(nr)	(((nr) + BITS_PER_LONG - 1) / BITS_PER_LONG)
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
-#define GENMASK(h, l) \
-	((~0UL << (l)) & (~0UL >> (BITS_PER_LONG - 1 - (h))))
-#define GENMASK_ULL(h, l) \
-	((~0ULL << (l)) & (~0ULL >> (63 - (h))))
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define BUILD_BUG_ON(cond)	_Static_assert(!(cond), "BUILD_BUG_ON: " #cond)
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 #define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
 
-#define __packed		__attribute__((__packed__))
-#define __aligned(x)		__attribute__((__aligned__(x)))
 #define __user
-#define __percpu
-#define __init
-#define __read_mostly
 #define fallthrough		__attribute__((__fallthrough__))
-#define likely(x)		__builtin_expect(!!(x), 1)
-#define unlikely(x)		__builtin_expect(!!(x), 0)
 #define EXPORT_SYMBOL_GPL(sym)	extern int kvmr_export_##sym
 #define array_index_nospec(i, size)	(i)
 #define smp_wmb()		__asm__ __volatile__("" ::: "memory")
 
-#define PAGE_SHIFT		12
-#define PAGE_SIZE		(1UL << PAGE_SHIFT)
 #define PAGE_MASK		(~(PAGE_SIZE - 1))
 #define offset_in_page(p)	((unsigned long)(p) & ~PAGE_MASK)
 
@@ -113,13 +77,28 @@ typedef unsigned int gfp_t;
 void kvmr_unexpected(const char *what);
 #define KVMR_NOT_HERE(ret)	(kvmr_unexpected(__func__), (ret))
 
+/*
+ * The stubs, with the kernel's prototypes (params: the parameter list;
+ * the parameters are not used):
+ *  KVMR_STUB: must not be reached, marks the result (kvmr_unexpected(),
+ *    with the function's name) and returns @ret;
+ *  KVMR_STUB_VOID: the same without a value;
+ *  KVMR_CONST: reachable, returns @value (what the harness's VM is);
+ *  KVMR_NOP: reachable, does nothing.
+ */
+#define KVMR_STUB(type, name, ret, ...) \
+	static inline type name(__VA_ARGS__) { return KVMR_NOT_HERE(ret); }
+#define KVMR_STUB_VOID(name, ...) \
+	static inline void name(__VA_ARGS__) { kvmr_unexpected(__func__); }
+#define KVMR_CONST(type, name, value, ...) \
+	static inline type name(__VA_ARGS__) { return (value); }
+#define KVMR_NOP(name, ...) \
+	static inline void name(__VA_ARGS__) { }
+
 /* ---- printing, warnings, tracing ---- */
 
-#define pr_info(...)		((void)0)
-#define pr_warn(...)		((void)0)
 #define vcpu_debug(vcpu, ...)	((void)(vcpu))
 #define WARN_ON_ONCE(cond)	({ bool __w = !!(cond); if (__w) kvmr_unexpected("WARN_ON_ONCE"); __w; })
-#define WARN_ON(cond)		WARN_ON_ONCE(cond)
 #define KVM_BUG_ON(cond, kvm)	({ bool __b = !!(cond); (void)(kvm); if (__b) kvmr_unexpected("KVM_BUG_ON"); __b; })
 
 /* Every trace point of hyperv.c: nothing (the arguments are not evaluated). */
@@ -281,10 +260,7 @@ struct srcu_struct { int unused; };
 #define srcu_read_unlock(s, i)	((void)(s), (void)(i))
 #define srcu_dereference_check(p, s, c)	(p)
 #define lockdep_is_held(l)	1
-static inline void synchronize_srcu(struct srcu_struct *s)
-{
-	(void)s;
-}
+KVMR_NOP(synchronize_srcu, struct srcu_struct *s)
 
 struct hlist_node { struct hlist_node *next, **pprev; };
 struct hlist_head { struct hlist_node *first; };
@@ -301,63 +277,21 @@ struct hlist_head { struct hlist_node *first; };
 struct idr { int unused; };
 struct eventfd_ctx;
 
-static inline void idr_init(struct idr *idr)
-{
-	(void)idr;
-}
-
-static inline void idr_destroy(struct idr *idr)
-{
-	(void)idr;
-}
-
-static inline void *idr_find(struct idr *idr, unsigned long id)
-{
-	(void)idr;
-	(void)id;
-	return KVMR_NOT_HERE(NULL);
-}
-
-static inline int idr_alloc(struct idr *idr, void *p, int start, int end,
-			    gfp_t gfp)
-{
-	(void)idr;
-	(void)p;
-	(void)start;
-	(void)end;
-	(void)gfp;
-	return KVMR_NOT_HERE(-ENOSPC);
-}
-
-static inline void *idr_remove(struct idr *idr, unsigned long id)
-{
-	(void)idr;
-	(void)id;
-	return KVMR_NOT_HERE(NULL);
-}
+KVMR_NOP(idr_init, struct idr *idr)
+KVMR_NOP(idr_destroy, struct idr *idr)
+KVMR_STUB(void *, idr_find, NULL, struct idr *idr, unsigned long id)
+KVMR_STUB(int, idr_alloc, -ENOSPC, struct idr *idr, void *p, int start, int end,
+	  gfp_t gfp)
+KVMR_STUB(void *, idr_remove, NULL, struct idr *idr, unsigned long id)
 
 /* An empty table: the loop body never runs. */
 #define idr_for_each_entry(idr, entry, id) \
 	for ((id) = 0, (entry) = NULL; (void)(idr), (entry) != NULL; (id)++)
 
-static inline void eventfd_signal(struct eventfd_ctx *ctx, u64 n)
-{
-	(void)ctx;
-	(void)n;
-	kvmr_unexpected(__func__);
-}
-
-static inline void eventfd_ctx_put(struct eventfd_ctx *ctx)
-{
-	(void)ctx;
-	kvmr_unexpected(__func__);
-}
-
-static inline struct eventfd_ctx *eventfd_ctx_fdget(int fd)
-{
-	(void)fd;
-	return KVMR_NOT_HERE((struct eventfd_ctx *)(long)-EINVAL);
-}
+KVMR_STUB_VOID(eventfd_signal, struct eventfd_ctx *ctx, u64 n)
+KVMR_STUB_VOID(eventfd_ctx_put, struct eventfd_ctx *ctx)
+KVMR_STUB(struct eventfd_ctx *, eventfd_ctx_fdget,
+	  (struct eventfd_ctx *)(long)-EINVAL, int fd)
 
 /* ---- time and timers: never started here ---- */
 
@@ -372,47 +306,26 @@ struct hrtimer {
 static inline void hrtimer_init(struct hrtimer *t, int clock,
 				enum hrtimer_mode mode)
 {
-	(void)clock;
-	(void)mode;
 	t->function = NULL;
 }
 
-static inline void hrtimer_start(struct hrtimer *t, ktime_t at,
-				 enum hrtimer_mode mode)
-{
-	(void)t;
-	(void)at;
-	(void)mode;
-	kvmr_unexpected(__func__);
-}
-
-static inline int hrtimer_cancel(struct hrtimer *t)
-{
-	(void)t;
-	return 0;
-}
-
-static inline ktime_t ktime_get(void)
-{
-	return KVMR_NOT_HERE(0);
-}
+KVMR_STUB_VOID(hrtimer_start, struct hrtimer *t, ktime_t at,
+	  enum hrtimer_mode mode)
+KVMR_CONST(int, hrtimer_cancel, 0, struct hrtimer *t)
+KVMR_STUB(ktime_t, ktime_get, 0, void)
 
 static inline ktime_t ktime_add_safe(ktime_t a, ktime_t b)
 {
 	return a + b;
 }
 
-static inline u64 rdtsc(void)
-{
-	return KVMR_NOT_HERE(0);
-}
+KVMR_STUB(u64, rdtsc, 0, void)
 
 struct task_struct;
 #define current			((struct task_struct *)NULL)
 static inline void task_cputime_adjusted(struct task_struct *p, u64 *ut,
 					 u64 *st)
 {
-	(void)p;
 	*ut = 0;
 	*st = 0;
 	kvmr_unexpected(__func__);
@@ -435,14 +348,8 @@ static inline bool cpu_smt_possible(void)
 	return false;
 }
 
-static inline unsigned long copy_to_user(void __user *to, const void *from,
-					 unsigned long n)
-{
-	(void)to;
-	(void)from;
-	(void)n;
-	return KVMR_NOT_HERE(n);
-}
+KVMR_STUB(unsigned long, copy_to_user, n, void __user *to, const void *from,
+	  unsigned long n)
 
 #define __put_user(x, ptr)	((void)(x), (void)(ptr), KVMR_NOT_HERE(-EFAULT))
 
@@ -735,34 +642,15 @@ enum { KVMR_RAX, KVMR_RBX, KVMR_RCX, KVMR_RDX, KVMR_RSI, KVMR_RDI, KVMR_R8 };
 #define kvm_rdx_write(vcpu, v)	((void)(vcpu), (void)(v), kvmr_unexpected("kvm_rdx_write"))
 
 /* The calling vCPU runs at CPL 0 in 64-bit mode. */
-static inline int kvmr_get_cpl(struct kvm_vcpu *vcpu)
-{
-	(void)vcpu;
-	return 0;
-}
-
-static inline void kvmr_patch_hypercall(struct kvm_vcpu *vcpu, u8 *insn)
-{
-	(void)vcpu;
-	(void)insn;
-	kvmr_unexpected(__func__);
-}
+KVMR_CONST(int, kvmr_get_cpl, 0, struct kvm_vcpu *vcpu)
+KVMR_STUB_VOID(kvmr_patch_hypercall, struct kvm_vcpu *vcpu, u8 *insn)
 
 #define static_call(fn)		kvmr_static_call_##fn
 #define kvmr_static_call_kvm_x86_get_cpl	kvmr_get_cpl
 #define kvmr_static_call_kvm_x86_patch_hypercall kvmr_patch_hypercall
 
-static inline bool is_protmode(struct kvm_vcpu *vcpu)
-{
-	(void)vcpu;
-	return true;
-}
-
-static inline bool is_64_bit_hypercall(struct kvm_vcpu *vcpu)
-{
-	(void)vcpu;
-	return true;
-}
+KVMR_CONST(bool, is_protmode, true, struct kvm_vcpu *vcpu)
+KVMR_CONST(bool, is_64_bit_hypercall, true, struct kvm_vcpu *vcpu)
 
 struct kvm_x86_nested_ops {
 	u16 (*get_evmcs_version)(struct kvm_vcpu *vcpu);
@@ -783,159 +671,34 @@ void _kvm_read_sse_reg(int reg, sse128_t *data);
 
 /* ---- KVM services that only paths other than the IPI path use ---- */
 
-static inline void kvm_make_request(int req, struct kvm_vcpu *vcpu)
-{
-	(void)req;
-	(void)vcpu;
-	kvmr_unexpected(__func__);
-}
-
-static inline void kvm_vcpu_kick(struct kvm_vcpu *vcpu)
-{
-	(void)vcpu;
-	kvmr_unexpected(__func__);
-}
-
-static inline void kvm_vcpu_on_spin(struct kvm_vcpu *vcpu, bool yield)
-{
-	(void)vcpu;
-	(void)yield;
-	kvmr_unexpected(__func__);
-}
-
-static inline void kvm_make_all_cpus_request(struct kvm *kvm, unsigned int req)
-{
-	(void)kvm;
-	(void)req;
-	kvmr_unexpected(__func__);
-}
-
-static inline void kvm_make_vcpus_request_mask(struct kvm *kvm,
-					       unsigned int req,
-					       unsigned long *mask)
-{
-	(void)kvm;
-	(void)req;
-	(void)mask;
-	kvmr_unexpected(__func__);
-}
-
-static inline int kvm_irq_delivery_to_apic(struct kvm *kvm,
-					   struct kvm_lapic *src,
-					   struct kvm_lapic_irq *irq,
-					   void *dest_map)
-{
-	(void)kvm;
-	(void)src;
-	(void)irq;
-	(void)dest_map;
-	return KVMR_NOT_HERE(0);
-}
-
-static inline void kvm_notify_acked_gsi(struct kvm *kvm, int gsi)
-{
-	(void)kvm;
-	(void)gsi;
-	kvmr_unexpected(__func__);
-}
-
-static inline void __kvm_set_or_clear_apicv_inhibit(struct kvm *kvm,
-						    enum kvm_apicv_inhibit r,
-						    bool set)
-{
-	(void)kvm;
-	(void)r;
-	(void)set;
-	kvmr_unexpected(__func__);
-}
-
-static inline int kvm_write_guest(struct kvm *kvm, gpa_t gpa,
-				  const void *data, unsigned long len)
-{
-	(void)kvm;
-	(void)gpa;
-	(void)data;
-	(void)len;
-	return KVMR_NOT_HERE(-EFAULT);
-}
-
-static inline int kvm_clear_guest(struct kvm *kvm, gpa_t gpa,
-				  unsigned long len)
-{
-	(void)kvm;
-	(void)gpa;
-	(void)len;
-	return KVMR_NOT_HERE(-EFAULT);
-}
-
-static inline int kvm_vcpu_read_guest_page(struct kvm_vcpu *vcpu, gfn_t gfn,
-					   void *data, int offset, int len)
-{
-	(void)vcpu;
-	(void)gfn;
-	(void)data;
-	(void)offset;
-	(void)len;
-	return KVMR_NOT_HERE(-EFAULT);
-}
-
-static inline int kvm_vcpu_write_guest_page(struct kvm_vcpu *vcpu, gfn_t gfn,
-					    const void *data, int offset,
-					    int len)
-{
-	(void)vcpu;
-	(void)gfn;
-	(void)data;
-	(void)offset;
-	(void)len;
-	return KVMR_NOT_HERE(-EFAULT);
-}
-
-static inline int kvm_vcpu_write_guest(struct kvm_vcpu *vcpu, gpa_t gpa,
-				       const void *data, unsigned long len)
-{
-	(void)vcpu;
-	(void)gpa;
-	(void)data;
-	(void)len;
-	return KVMR_NOT_HERE(-EFAULT);
-}
-
-static inline int kvm_read_guest_cached(struct kvm *kvm,
-					struct gfn_to_hva_cache *ghc,
-					void *data, unsigned long len)
-{
-	(void)kvm;
-	(void)ghc;
-	(void)data;
-	(void)len;
-	return KVMR_NOT_HERE(-EFAULT);
-}
-
-static inline void kvm_vcpu_mark_page_dirty(struct kvm_vcpu *vcpu, gfn_t gfn)
-{
-	(void)vcpu;
-	(void)gfn;
-	kvmr_unexpected(__func__);
-}
-
-static inline int kvm_vcpu_read_guest(struct kvm_vcpu *vcpu, gpa_t gpa,
-				      void *data, unsigned long len)
-{
-	(void)vcpu;
-	(void)gpa;
-	(void)data;
-	(void)len;
-	return KVMR_NOT_HERE(-EFAULT);
-}
-
-static inline unsigned long kvm_vcpu_gfn_to_hva(struct kvm_vcpu *vcpu,
-						gfn_t gfn)
-{
-	(void)vcpu;
-	(void)gfn;
-	return KVMR_NOT_HERE(~0UL);
-}
+KVMR_STUB_VOID(kvm_make_request, int req, struct kvm_vcpu *vcpu)
+KVMR_STUB_VOID(kvm_vcpu_kick, struct kvm_vcpu *vcpu)
+KVMR_STUB_VOID(kvm_vcpu_on_spin, struct kvm_vcpu *vcpu, bool yield)
+KVMR_STUB_VOID(kvm_make_all_cpus_request, struct kvm *kvm, unsigned int req)
+KVMR_STUB_VOID(kvm_make_vcpus_request_mask, struct kvm *kvm, unsigned int req,
+	  unsigned long *mask)
+KVMR_STUB(int, kvm_irq_delivery_to_apic, 0, struct kvm *kvm,
+	  struct kvm_lapic *src, struct kvm_lapic_irq *irq, void *dest_map)
+KVMR_STUB_VOID(kvm_notify_acked_gsi, struct kvm *kvm, int gsi)
+KVMR_STUB_VOID(__kvm_set_or_clear_apicv_inhibit, struct kvm *kvm,
+	  enum kvm_apicv_inhibit r, bool set)
+KVMR_STUB(int, kvm_write_guest, -EFAULT, struct kvm *kvm, gpa_t gpa,
+	  const void *data, unsigned long len)
+KVMR_STUB(int, kvm_clear_guest, -EFAULT, struct kvm *kvm, gpa_t gpa,
+	  unsigned long len)
+KVMR_STUB(int, kvm_vcpu_read_guest_page, -EFAULT, struct kvm_vcpu *vcpu,
+	  gfn_t gfn, void *data, int offset, int len)
+KVMR_STUB(int, kvm_vcpu_write_guest_page, -EFAULT, struct kvm_vcpu *vcpu,
+	  gfn_t gfn, const void *data, int offset, int len)
+KVMR_STUB(int, kvm_vcpu_write_guest, -EFAULT, struct kvm_vcpu *vcpu, gpa_t gpa,
+	  const void *data, unsigned long len)
+KVMR_STUB(int, kvm_read_guest_cached, -EFAULT, struct kvm *kvm,
+	  struct gfn_to_hva_cache *ghc, void *data, unsigned long len)
+KVMR_STUB_VOID(kvm_vcpu_mark_page_dirty, struct kvm_vcpu *vcpu, gfn_t gfn)
+KVMR_STUB(int, kvm_vcpu_read_guest, -EFAULT, struct kvm_vcpu *vcpu, gpa_t gpa,
+	  void *data, unsigned long len)
+KVMR_STUB(unsigned long, kvm_vcpu_gfn_to_hva, ~0UL, struct kvm_vcpu *vcpu,
+	  gfn_t gfn)
 
 static inline bool kvm_is_error_hva(unsigned long addr)
 {
@@ -947,65 +710,24 @@ static inline gpa_t gfn_to_gpa(gfn_t gfn)
 	return gfn << PAGE_SHIFT;
 }
 
-static inline int kvm_lapic_set_pv_eoi(struct kvm_vcpu *vcpu, u64 data,
-				       unsigned long len)
-{
-	(void)vcpu;
-	(void)data;
-	(void)len;
-	return KVMR_NOT_HERE(1);
-}
-
-static inline int kvm_hv_vapic_msr_write(struct kvm_vcpu *vcpu, u32 reg,
-					 u64 data)
-{
-	(void)vcpu;
-	(void)reg;
-	(void)data;
-	return KVMR_NOT_HERE(1);
-}
+KVMR_STUB(int, kvm_lapic_set_pv_eoi, 1, struct kvm_vcpu *vcpu, u64 data,
+	  unsigned long len)
+KVMR_STUB(int, kvm_hv_vapic_msr_write, 1, struct kvm_vcpu *vcpu, u32 reg,
+	  u64 data)
 
 static inline int kvm_hv_vapic_msr_read(struct kvm_vcpu *vcpu, u32 reg,
 					u64 *data)
 {
-	(void)vcpu;
-	(void)reg;
 	*data = 0;
 	return KVMR_NOT_HERE(1);
 }
 
-static inline bool kvm_xen_hypercall_enabled(struct kvm *kvm)
-{
-	(void)kvm;
-	return false;
-}
+KVMR_CONST(bool, kvm_xen_hypercall_enabled, false, struct kvm *kvm)
+KVMR_STUB(u64, get_kvmclock_ns, 0, struct kvm *kvm)
+KVMR_STUB(u64, kvm_read_l1_tsc, 0, struct kvm_vcpu *vcpu, u64 host_tsc)
+KVMR_STUB_VOID(kvm_pr_unimpl_wrmsr, struct kvm_vcpu *vcpu, u32 msr, u64 data)
+KVMR_STUB_VOID(kvm_pr_unimpl_rdmsr, struct kvm_vcpu *vcpu, u32 msr)
 
-static inline u64 get_kvmclock_ns(struct kvm *kvm)
-{
-	(void)kvm;
-	return KVMR_NOT_HERE(0);
-}
-
-static inline u64 kvm_read_l1_tsc(struct kvm_vcpu *vcpu, u64 host_tsc)
-{
-	(void)vcpu;
-	(void)host_tsc;
-	return KVMR_NOT_HERE(0);
-}
-
-static inline void kvm_pr_unimpl_wrmsr(struct kvm_vcpu *vcpu, u32 msr, u64 data)
-{
-	(void)vcpu;
-	(void)msr;
-	(void)data;
-	kvmr_unexpected(__func__);
-}
-
-static inline void kvm_pr_unimpl_rdmsr(struct kvm_vcpu *vcpu, u32 msr)
-{
-	(void)vcpu;
-	(void)msr;
-	kvmr_unexpected(__func__);
-}
+#pragma GCC diagnostic pop
 
 #endif /* KVMR_KERNEL_H */
