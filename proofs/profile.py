@@ -98,7 +98,7 @@ def read_cache(path, smoke_timeout):
             verdict = "timeout-smoke"
         k = (e.get("prover", "?"), verdict)
         acc[k][0] += 1
-        acc[k][1] += float(e.get("time", 0.0) or 0.0)
+        acc[k][1] += t
     return acc
 
 
@@ -107,8 +107,10 @@ def read_acct(path, smoke_timeout, timeout):
     written while it ran, see CONTRIBUTING.md "Proof cost"): per program,
     and for the provers per kind of run, [runs, CPU seconds, wall seconds].
 
-    A prover run is "killed" when a signal ended it (WP cancels the other
-    prover once one has proved the goal), "smoke" when it ended at the
+    A prover run is "killed" when a signal ended it; a prover that WP
+    cancels (the other one has proved the goal) was seen to exit with
+    status 0 (stop 21), so such runs are counted by their times below,
+    not here.  A run is "smoke" when it ended at the
     smoke timeout (a smoke test's prover gives up there; a goal that a
     prover decides in exactly that time is counted here too), "timeout"
     at the goals' timeout, else "ended" (a verdict: valid, unknown or
