@@ -428,6 +428,13 @@ static bool ck_linux(const struct ck_case *c, const struct or_sets *s,
 bool ck_run(const struct ck_case *c, const struct or_sets *s,
 	    struct ck_stats *st, bool vs_linux)
 {
+	return ck_run_plan(c, s, st, vs_linux, NULL, NULL);
+}
+
+bool ck_run_plan(const struct ck_case *c, const struct or_sets *s,
+		 struct ck_stats *st, bool vs_linux, struct hvipi_plan *out,
+		 const uint64_t **page)
+{
 	struct hvipi_plan p;
 	struct or_expect e;
 	struct rx_result r;
@@ -484,6 +491,10 @@ bool ck_run(const struct ck_case *c, const struct or_sets *s,
 		ok = ck_linux(c, s, &p, &r, st);
 	if (!ok)
 		st->failures++;
+	if (out)
+		*out = p;
+	if (page)
+		*page = c->have_page ? hv_page : NULL;
 	return ok;
 }
 
@@ -506,6 +517,15 @@ void ck_plan_glue(struct hvipi_plan *p, bool one, uint32_t cpu,
 bool ck_run_one(uint32_t cpu, uint32_t nr, const uint32_t *vp,
 		uint32_t vector, uint32_t hints, bool have_page,
 		uint32_t page_size, struct ck_stats *st)
+{
+	return ck_run_one_plan(cpu, nr, vp, vector, hints, have_page,
+			       page_size, st, NULL, NULL);
+}
+
+bool ck_run_one_plan(uint32_t cpu, uint32_t nr, const uint32_t *vp,
+		     uint32_t vector, uint32_t hints, bool have_page,
+		     uint32_t page_size, struct ck_stats *st,
+		     struct hvipi_plan *out, const uint64_t **page)
 {
 	unsigned long mask[HVIPI_MASK_WORDS(8192u) + 1];
 	struct hvipi_plan p;
@@ -539,6 +559,10 @@ bool ck_run_one(uint32_t cpu, uint32_t nr, const uint32_t *vp,
 		fprintf(stderr, "  (hvipi_plan_one, cpu %u)\n", cpu);
 		st->failures++;
 	}
+	if (out)
+		*out = p;
+	if (page)
+		*page = have_page ? hv_page : NULL;
 	return ok;
 }
 

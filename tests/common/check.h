@@ -65,12 +65,21 @@ bool ck_run(const struct ck_case *c, const struct or_sets *s,
 	    struct ck_stats *st, bool vs_linux);
 
 /*
+ * ck_run(), and then the plan it checked in *@out and its input page in
+ * *@page (NULL: no page; the page is ck_run's own, valid until the next
+ * ck_* call); either may be NULL.
+ */
+struct hvipi_plan;
+bool ck_run_plan(const struct ck_case *c, const struct or_sets *s,
+		 struct ck_stats *st, bool vs_linux, struct hvipi_plan *out,
+		 const uint64_t **page);
+
+/*
  * Plan a send as the kernel glue does (kernel_ref, kvm_ref): with @one,
  * hvipi_plan_one(@cpu, ...), else hvipi_plan_mask(..., vp_ident =
  * hvipi_vp_ident(@vp, @nr), ...).  First @p is filled with 0x5a bytes and,
  * with a @page, its first @fill bytes with CK_FILL.
  */
-struct hvipi_plan;
 void ck_plan_glue(struct hvipi_plan *p, bool one, uint32_t cpu,
 		  const unsigned long *mask, const unsigned long *present,
 		  uint32_t nr, const uint32_t *vp, uint32_t self, bool excl,
@@ -81,6 +90,11 @@ void ck_plan_glue(struct hvipi_plan *p, bool one, uint32_t cpu,
 bool ck_run_one(uint32_t cpu, uint32_t nr, const uint32_t *vp,
 		uint32_t vector, uint32_t hints, bool have_page,
 		uint32_t page_size, struct ck_stats *st);
+/* ck_run_one(), then its plan and page as ck_run_plan() gives them. */
+bool ck_run_one_plan(uint32_t cpu, uint32_t nr, const uint32_t *vp,
+		     uint32_t vector, uint32_t hints, bool have_page,
+		     uint32_t page_size, struct ck_stats *st,
+		     struct hvipi_plan *out, const uint64_t **page);
 
 /* The receiver's set equals the oracle's target VP set (not "all"). */
 struct rx_result;

@@ -58,12 +58,9 @@
 #include "hvipi.h"
 #include "kref_version.h"
 #include "kvmr.h"
+#include "kvmr_check.h"
 #include "oracle.h"
 #include "rx.h"
-
-#define NR_MAX		4096u
-#define PAGE_BYTES	4096u
-#define NO_VCPU		0xffffffffu
 
 /* TLFS control word fields, as the receiver (not hvipi) numbers them. */
 #define CTL_CODE	0x000000000000ffffull
@@ -111,50 +108,19 @@ static const char *const cls_name[C_COUNT] = {
 	"hint withdrawn with CPUID enforcement: KVM 6.1 status 6 (access denied), receiver does not model CPUID"
 };
 
-struct kcase {
-	enum form form;
-	bool beyond;			/* VPs up to 4095, nr up to 4096 */
-	uint32_t nr;
-	uint32_t *vp;
-	unsigned long *mask;		/* the mask sent (F_ONE: {cpu}) */
-	unsigned long *present;
-	const unsigned long *hv_present;/* present or NULL */
-	uint32_t self, cpu;
-	bool excl;
-	uint32_t vector;
-	uint32_t hints;
-	bool page;
-	bool enforce;
-	/* the VM */
-	uint32_t nvcpu;
-	uint32_t *vm_cpu;		/* vCPU -> CPU */
-	uint32_t *vm_vp;		/* vCPU -> VP index */
-	uint32_t *cpu_vcpu;		/* CPU -> vCPU or NO_VCPU */
-	uint64_t gpa;			/* the input page's GPA */
-};
-
 struct stats {
 	uint64_t cases, failures, sent, not_run;
 	uint64_t form[F_COUNT], kind[6], beyond, identity_path, mismatch_path;
-	uint64_t xmm_sent, enforce_sent, dropped_cases, dropped_vps;
-	uint64_t banks_gt16;		/* page plans with > 16 banks (KVM reads 16) */
-	uint64_t irqs;
+	struct kvmr_plan_stats ps;	/* the plans' own calls */
 	uint64_t mut_tried[M_COUNT], mut_agree[M_COUNT], mut_failed[M_COUNT];
 	uint64_t cls[C_COUNT];
 	uint64_t status_seen[16];	/* negative checks: KVM status (low 4 bits) */
 	uint64_t ud_seen;
 };
 
-static unsigned int reports, max_reports = 10;
-static uint64_t hv_page[PAGE_BYTES / 8];
-static uint64_t mut_page[PAGE_BYTES / 8 + 1];
+static uint64_t hv_page[KVMR_PAGE_BYTES / 8];
+static uint64_t mut_page[KVMR_PAGE_BYTES / 8 + 1];
 static struct or_sets sets;
-static uint32_t free_vps[KVMR_MAX_VCPUS];
-
-static bool vcpu_bit(const uint64_t *v, uint32_t i)
-{
-	return (v[i / 64u] >> (i % 64u)) & 1u;
-}
 
 static unsigned int popcount64(uint64_t w)
 {
@@ -171,7 +137,7 @@ static const struct gen_nr_mix nr_mix = {
 	{ 35, 65, 100 }, { 64, 512, KVMR_MAX_VCPUS }
 };
 static const struct gen_nr_mix nr_mix_beyond = {
-	{ 0, 100 }, { 64, NR_MAX }
+	{ 0, 100 }, { 64, KVMR_NR_MAX }
 };
 /*
  * VP tables below lim: identity, permuted, strided, sparse-high (all >= 64,
@@ -202,53 +168,7 @@ static void make_mask(unsigned long *m, uint32_t words, uint32_t nr,
 	gen_garbage(m, words, nr, 4);		/* garbage beyond nr_cpu_ids */
 }
 
-/*
- * The VM: a vCPU for each present CPU whose VP KVM can hold (first one
- * per VP, then the duplicates, then the CPUs with VP_INVAL, which get a
- * VP no vCPU has), up to KVMR_MAX_VCPUS, numbered in CPU order.
- */
-static void make_vm(struct kcase *k)
-{
-	static bool used[KVMR_MAX_VCPUS];
-	static bool pick[NR_MAX];
-	uint32_t c, n = 0, nfree = 0, pass, v;
-
-	memset(used, 0, sizeof(used));
-	memset(pick, 0, sizeof(pick));
-	for (pass = 0; pass < 3; pass++) {
-		for (c = 0; c < k->nr && n < KVMR_MAX_VCPUS; c++) {
-			v = k->vp[c];
-			if (!gen_test_bit(k->present, c) || pick[c])
-				continue;
-			if (pass == 0 ? v < KVMR_MAX_VCPUS && !used[v] :
-			    pass == 1 ? v < KVMR_MAX_VCPUS : v == GEN_INVAL) {
-				if (v < KVMR_MAX_VCPUS)
-					used[v] = true;
-				pick[c] = true;
-				n++;
-			}
-		}
-		if (pass == 1)
-			for (v = KVMR_MAX_VCPUS; v-- > 0;)
-				if (!used[v])
-					free_vps[nfree++] = v;
-	}
-	k->nvcpu = 0;
-	for (c = 0; c < k->nr; c++) {
-		k->cpu_vcpu[c] = NO_VCPU;
-		if (!pick[c])
-			continue;
-		v = k->vp[c];
-		if (v == GEN_INVAL)
-			v = free_vps[--nfree];	/* the lowest free VPs first */
-		k->cpu_vcpu[c] = k->nvcpu;
-		k->vm_cpu[k->nvcpu] = c;
-		k->vm_vp[k->nvcpu] = v;
-		k->nvcpu++;
-	}
-}
-
-static void make_case(struct kcase *k)
+static void make_case(struct kvmr_case *k)
 {
 	uint32_t words, r, lim;
 
@@ -283,207 +203,10 @@ static void make_case(struct kcase *k)
 	k->page = gen_below(10) != 0;
 	k->enforce = gen_below(2);
 	k->gpa = (uint64_t)(1 + gen_below(1u << 20)) << 12;
-	make_vm(k);
+	k->form_name = form_name[k->form];
+	kvmr_make_vm(k);
 }
 
-/* ---- reporting ---- */
-
-static void report(const struct kcase *k, const char *what,
-		   const struct hvipi_plan *p, const struct rx_result *rr,
-		   const struct kvmr_result *kr)
-{
-	uint32_t c, shown = 0;
-
-	if (reports++ >= max_reports)
-		return;
-	fprintf(stderr, "FAIL: %s\n  form=%s beyond=%d nr=%u self=%u cpu=%u excl=%d vector=%#x hints=%#x page=%s enforce=%d present=%s vcpus=%u mismatched=%d\n",
-		what, form_name[k->form], k->beyond, k->nr, k->self, k->cpu,
-		k->excl, k->vector, k->hints, k->page ? "4096" : "NULL",
-		k->enforce, k->hv_present ? "yes" : "NULL", k->nvcpu,
-		kvmr_mismatched());
-	fprintf(stderr, "  targets (cpu:vp/vcpu):");
-	for (c = 0; c < k->nr && shown < 24; c++) {
-		if (gen_test_bit(k->mask, c) && !(k->excl && c == k->self)) {
-			fprintf(stderr, " %u:%#x/%d", c, k->vp[c],
-				k->cpu_vcpu[c] == NO_VCPU ? -1 : (int)k->cpu_vcpu[c]);
-			shown++;
-		}
-	}
-	fprintf(stderr, "%s\n", shown >= 24 ? " ..." : "");
-	if (p)
-		fprintf(stderr, "  plan: kind=%s reason=%u control=%#" PRIx64 " rdx=%#" PRIx64 " r8=%#" PRIx64 " vbm=%#" PRIx64 " banks=%u bytes=%u\n",
-			ck_kind_name(p->kind), p->reason,
-			p->control, p->rdx, p->r8, p->valid_bank_mask,
-			p->banks, p->bytes);
-	if (rr)
-		fprintf(stderr, "  receiver: status=%u why=%s delivered=%d all=%d nr_vps=%u vector=%#x read=%zu\n",
-			rr->status, rr->why, rr->delivered, rr->all,
-			rr->nr_vps, rr->vector, rr->bytes_read);
-	if (kr)
-		fprintf(stderr, "  KVM: ret=%d rax=%s%#" PRIx64 " ud=%d irqs=%u dup=%u bad=%u vector=%#x xmm_read=%d reads=%u faults=%u read_end=%" PRIu64 " unexpected=%u (%s)\n",
-			kr->ret, kr->rax_written ? "" : "(not written)",
-			kr->rax, kr->ud, kr->nr_irqs, kr->dup_irqs,
-			kr->bad_irqs, kr->vector, kr->xmm_read, kr->reads,
-			kr->read_faults, kr->read_end, kr->unexpected,
-			kr->unexpected_what ? kr->unexpected_what : "-");
-}
-
-/* ---- one call to both receivers ---- */
-
-/* A call: as KVM gets it (registers, guest memory, CPUID), and for the receiver. */
-struct call {
-	struct kvmr_call kvm;
-	bool has_xmm;			/* receiver: XMM input in use */
-};
-
-static int rx_run(const struct call *c, struct rx_result *r)
-{
-	const struct kvmr_call *kc = &c->kvm;
-
-	return ck_decode(r, kc->rcx, kc->rdx, kc->r8, c->has_xmm ? kc->xmm : NULL,
-			 kc->mem, kc->mem ? kc->mem_len : 0, false);
-}
-
-/* KVM interrupted exactly the vCPUs the receiver's result names. */
-static bool same_vcpus(const struct kcase *k, const struct rx_result *rr,
-		       const struct kvmr_result *kr)
-{
-	uint32_t i;
-
-	if (kr->dup_irqs || kr->bad_irqs)
-		return false;
-	for (i = 0; i < k->nvcpu; i++) {
-		bool want = rr->delivered &&
-			    (rr->all || rx_vp_test(rr, k->vm_vp[i]));
-
-		if (vcpu_bit(kr->vcpus, i) != want)
-			return false;
-	}
-	return kr->nr_irqs == 0 || kr->vector == rr->vector;
-}
-
-/* The two receivers agree: the status in rax, the vCPUs, the vector. */
-static bool agree(const struct kcase *k, const struct rx_result *rr,
-		  const struct kvmr_result *kr)
-{
-	return !kr->unexpected && !kr->ud && kr->ret == 1 && kr->skips == 1 &&
-	       kr->rax_written && kr->rax == rr->status &&
-	       (rr->status != RX_ST_SUCCESS ? kr->nr_irqs == 0 :
-		same_vcpus(k, rr, kr));
-}
-
-/* ---- the plan's own call ---- */
-
-static void plan_call(const struct kcase *k, const struct hvipi_plan *p,
-		      struct call *c)
-{
-	uint32_t sender = k->cpu_vcpu[k->self], i;
-
-	memset(c, 0, sizeof(*c));
-	c->kvm.vcpu = sender == NO_VCPU ? 0 : sender;
-	c->kvm.rcx = p->control;
-	c->kvm.cluster_ipi = k->hints & HVIPI_HINT_CLUSTER_IPI;
-	c->kvm.ex_masks = k->hints & HVIPI_HINT_EX_MASKS;
-	c->kvm.xmm_input = k->hints & HVIPI_HINT_XMM_INPUT;
-	c->kvm.enforce = k->enforce;
-	for (i = 0; i < 12u; i++)	/* what the XMM registers hold anyway */
-		c->kvm.xmm[i] = gen_rnd();
-	if (p->kind == HVIPI_PLAN_FAST || p->kind == HVIPI_PLAN_EX_XMM) {
-		c->kvm.rdx = p->rdx;
-		c->kvm.r8 = p->r8;
-		if (p->kind == HVIPI_PLAN_EX_XMM) {
-			c->has_xmm = true;
-			for (i = 0; i < 12u; i++)
-				c->kvm.xmm[i] = p->input[2 + i];
-		}
-	} else {
-		c->kvm.rdx = k->gpa;	/* the glue passes the page's GPA */
-		c->kvm.r8 = 0;
-		c->kvm.mem = hv_page;
-		c->kvm.mem_len = PAGE_BYTES;
-		c->kvm.mem_gpa = k->gpa;
-	}
-}
-
-/* The plan's call: receiver and KVM, checked against the oracle's set. */
-static bool check_plan(const struct kcase *k, const struct hvipi_plan *p,
-		       struct stats *st)
-{
-	struct rx_result rr;
-	struct kvmr_result kr;
-	struct call c;
-	uint32_t i, want_read;
-	bool ex = p->kind == HVIPI_PLAN_EX_SPARSE || p->kind == HVIPI_PLAN_EX_ALL;
-
-	plan_call(k, p, &c);
-	/* the receiver, on exactly the bytes the plan sends (as tests/common) */
-	{
-		struct call rc = c;
-
-		if (ex)
-			rc.kvm.mem_len = p->bytes;
-		if (rx_run(&rc, &rr) || !rr.delivered || rr.vector != k->vector ||
-		    !ck_rx_targets(&rr, p->kind, &sets)) {
-			report(k, "receiver: the plan is rejected or reads another set", p, &rr, NULL);
-			return false;
-		}
-	}
-	kvmr_hypercall(&c.kvm, k->vector, &kr);
-	st->irqs += kr.nr_irqs;
-	if (!agree(k, &rr, &kr) || kr.rax != kvmr_status_success) {
-		report(k, "KVM: the plan is not accepted, or other vCPUs / another vector", p, &rr, &kr);
-		return false;
-	}
-	if (kr.xmm_read != (p->kind == HVIPI_PLAN_EX_XMM)) {
-		report(k, "KVM: XMM registers read for a plan that is not EX_XMM, or not read for EX_XMM", p, &rr, &kr);
-		return false;
-	}
-	/* the vCPUs of the target CPUs: all interrupted (all vCPUs for "all") */
-	for (i = 0; i < k->nvcpu; i++) {
-		uint32_t c2 = k->vm_cpu[i];
-		bool target = gen_test_bit(k->mask, c2) && !(k->excl && c2 == k->self);
-
-		if ((target || p->kind == HVIPI_PLAN_EX_ALL) &&
-		    !vcpu_bit(kr.vcpus, i)) {
-			report(k, "KVM: a target CPU's vCPU is not interrupted", p, &rr, &kr);
-			return false;
-		}
-		if (p->kind == HVIPI_PLAN_EX_ALL && !target) {
-			report(k, "\"all\" format while a vCPU is not a target", p, &rr, &kr);
-			return false;
-		}
-	}
-	/* input bytes: the receiver reads the whole set, KVM 16 banks at most */
-	if (ex) {
-		want_read = p->kind == HVIPI_PLAN_EX_ALL ? 24u :
-			    24u + 8u * (p->banks < kvmr_sparse_banks ?
-					p->banks : kvmr_sparse_banks);
-		if (kr.read_end != want_read || rr.bytes_read != p->bytes ||
-		    (p->banks <= kvmr_sparse_banks && kr.read_end != rr.bytes_read)) {
-			report(k, "KVM and the receiver read other input bytes", p, &rr, &kr);
-			return false;
-		}
-		if (p->banks > kvmr_sparse_banks)
-			st->banks_gt16++;
-	} else if (kr.reads) {
-		report(k, "KVM read guest memory for a fast call", p, &rr, &kr);
-		return false;
-	}
-	/* VPs KVM cannot have: in the receiver's set, no vCPU interrupted */
-	if (!rr.all) {
-		uint32_t dropped = 0;
-
-		for (i = KVMR_MAX_VCPUS; i < RX_NR_VPS; i++)
-			dropped += rx_vp_test(&rr, i);
-		if (dropped) {
-			st->dropped_cases++;
-			st->dropped_vps += dropped;
-		}
-	}
-	st->xmm_sent += p->kind == HVIPI_PLAN_EX_XMM;
-	st->enforce_sent += k->enforce;
-	return true;
-}
 
 /* ---- negative checks ---- */
 
@@ -513,7 +236,7 @@ static bool mut_applies(enum mut m, const struct hvipi_plan *p)
 	}
 }
 
-static void put_word(struct call *c, uint32_t word, uint64_t v)
+static void put_word(struct kvmr_xcall *c, uint32_t word, uint64_t v)
 {
 	/* word 0: vector (+ vtl, reserved), 1: format, 2: valid_bank_mask, ... */
 	if (c->kvm.mem) {
@@ -527,7 +250,7 @@ static void put_word(struct call *c, uint32_t word, uint64_t v)
 	}
 }
 
-static uint64_t get_word(const struct call *c, uint32_t word)
+static uint64_t get_word(const struct kvmr_xcall *c, uint32_t word)
 {
 	uint64_t v = 0;
 
@@ -548,14 +271,14 @@ static uint64_t bad_vector(void)
 }
 
 /* Build the malformed call @m from the plan's call; the expected class. */
-static void mutate(enum mut m, const struct kcase *k,
-		   const struct hvipi_plan *p, struct call *c)
+static void mutate(enum mut m, const struct kvmr_case *k,
+		   const struct hvipi_plan *p, struct kvmr_xcall *c)
 {
 	uint32_t vh = (uint32_t)((c->kvm.rcx & CTL_VARHDR) >> CTL_VARHDR_SHIFT);
 	uint64_t vbm;
 
 	if (c->kvm.mem) {
-		memcpy(mut_page, hv_page, PAGE_BYTES);
+		memcpy(mut_page, hv_page, KVMR_PAGE_BYTES);
 		c->kvm.mem = mut_page;
 	}
 	switch (m) {
@@ -608,7 +331,7 @@ static void mutate(enum mut m, const struct kcase *k,
 	case M_MISALIGN: {
 		uint32_t off = 1 + gen_below(7);
 
-		memmove((uint8_t *)mut_page + off, hv_page, PAGE_BYTES);
+		memmove((uint8_t *)mut_page + off, hv_page, KVMR_PAGE_BYTES);
 		c->kvm.mem = (uint8_t *)mut_page + off;
 		c->kvm.mem_gpa += off;
 		c->kvm.rdx = c->kvm.mem_gpa;
@@ -659,7 +382,7 @@ static void mutate(enum mut m, const struct kcase *k,
 		mut_page[1] = c->kvm.r8;
 		c->kvm.rcx &= ~CTL_FAST;
 		c->kvm.mem = mut_page;
-		c->kvm.mem_len = PAGE_BYTES;
+		c->kvm.mem_len = KVMR_PAGE_BYTES;
 		c->kvm.mem_gpa = k->gpa;
 		c->kvm.rdx = k->gpa;
 		c->kvm.r8 = 0;
@@ -674,32 +397,32 @@ static void mutate(enum mut m, const struct kcase *k,
  * that KVM accepts where the receiver does not: the input aligned
  * (M_MISALIGN), whole (M_TRUNCATE), with XMM input (M_NOXMM).
  */
-static void relaxed(enum mut m, const struct kcase *k,
-		    const struct hvipi_plan *p, const struct call *c,
+static void relaxed(enum mut m, const struct kvmr_case *k,
+		    const struct hvipi_plan *p, const struct kvmr_xcall *c,
 		    const struct rx_result *rr, struct rx_result *ref)
 {
-	struct call rc;
+	struct kvmr_xcall rc;
 
 	if (m != M_MISALIGN && m != M_TRUNCATE && m != M_NOXMM) {
 		*ref = *rr;
 		return;
 	}
-	plan_call(k, p, &rc);
+	kvmr_plan_call(k, p, &rc);
 	if (m == M_NOXMM)
 		rc = *c, rc.has_xmm = true;
-	rx_run(&rc, ref);
+	kvmr_rx_run(&rc, ref);
 }
 
 /* Put a disagreement down to its class; C_COUNT if none explains it. */
-static enum cls classify(enum mut m, const struct kcase *k,
-			 const struct hvipi_plan *p, const struct call *c,
+static enum cls classify(enum mut m, const struct kvmr_case *k,
+			 const struct hvipi_plan *p, const struct kvmr_xcall *c,
 			 const struct rx_result *rr, const struct rx_result *ref,
 			 const struct kvmr_result *kr)
 {
 	/* KVM: success, and the vCPUs of the relaxed reading */
 	bool kvm_ok = !kr->ud && kr->ret == 1 && kr->skips == 1 &&
 		      kr->rax_written && kr->rax == kvmr_status_success &&
-		      ref->status == RX_ST_SUCCESS && same_vcpus(k, ref, kr);
+		      ref->status == RX_ST_SUCCESS && kvmr_same_vcpus(k, ref, kr);
 
 	if (kr->unexpected || kr->dup_irqs || kr->bad_irqs)
 		return C_COUNT;
@@ -732,29 +455,29 @@ static enum cls classify(enum mut m, const struct kcase *k,
 	return C_COUNT;
 }
 
-static bool check_mutation(const struct kcase *k, const struct hvipi_plan *p,
+static bool check_mutation(const struct kvmr_case *k, const struct hvipi_plan *p,
 			   struct stats *st)
 {
 	struct rx_result rr, ref;
 	struct kvmr_result kr;
-	struct call c;
+	struct kvmr_xcall c;
 	enum mut m;
 	enum cls cl;
 
 	do
 		m = (enum mut)gen_below(M_COUNT);
 	while (!mut_applies(m, p));
-	plan_call(k, p, &c);
+	kvmr_plan_call(k, p, &c);
 	mutate(m, k, p, &c);
 	st->mut_tried[m]++;
-	rx_run(&c, &rr);
+	kvmr_rx_run(&c, &rr);
 	relaxed(m, k, p, &c, &rr, &ref);
 	kvmr_hypercall(&c.kvm, ref.vector, &kr);
 	if (kr.ud)
 		st->ud_seen++;
 	else if (kr.rax_written)
 		st->status_seen[kr.rax & 15u]++;
-	if (agree(k, &rr, &kr)) {
+	if (kvmr_agree(k, &rr, &kr)) {
 		st->mut_agree[m]++;
 		return true;
 	}
@@ -770,8 +493,8 @@ static bool check_mutation(const struct kcase *k, const struct hvipi_plan *p,
 		snprintf(what, sizeof(what),
 			 "negative check \"%s\": KVM and the receiver disagree (unclassified)",
 			 mut_name[m]);
-		report(k, what, p, &rr, &kr);
-		if (reports <= max_reports)
+		kvmr_report(k, what, p, &rr, &kr);
+		if (kvmr_reports <= kvmr_max_reports)
 			fprintf(stderr, "  call: control=%#" PRIx64 " rdx=%#" PRIx64 " r8=%#" PRIx64 " mem_len=%zu gpa=%#" PRIx64 " cpuid cluster=%d ex=%d xmm=%d enforce=%d\n",
 				c.kvm.rcx, c.kvm.rdx, c.kvm.r8,
 				c.kvm.mem ? c.kvm.mem_len : 0, c.kvm.mem_gpa,
@@ -783,12 +506,12 @@ static bool check_mutation(const struct kcase *k, const struct hvipi_plan *p,
 
 /* ---- one case ---- */
 
-static bool run_case(struct kcase *k, struct stats *st)
+static bool run_case(struct kvmr_case *k, struct stats *st)
 {
 	struct hvipi_plan p;
 	struct or_expect e;
 	bool one = k->form == F_ONE;
-	uint32_t size = k->page ? PAGE_BYTES : 0;
+	uint32_t size = k->page ? KVMR_PAGE_BYTES : 0;
 
 	or_sets(&sets, k->mask, one ? NULL : k->hv_present, k->nr, k->vp,
 		one ? k->cpu : k->self, one ? false : k->excl);
@@ -800,7 +523,7 @@ static bool run_case(struct kcase *k, struct stats *st)
 	st->form[k->form]++;
 	st->beyond += k->beyond;
 	if (p.kind > HVIPI_PLAN_EX_XMM || p.kind != e.kind || p.reason != e.reason) {
-		report(k, "hvipi: kind/reason differs from the oracle", &p, NULL, NULL);
+		kvmr_report(k, "hvipi: kind/reason differs from the oracle", &p, NULL, NULL);
 		return false;
 	}
 	st->kind[p.kind]++;
@@ -811,7 +534,7 @@ static bool run_case(struct kcase *k, struct stats *st)
 		return true;
 	}
 	if (!kvmr_vm_set(k->nvcpu, k->vm_vp)) {
-		report(k, "KVM refused the VM's VP indexes", &p, NULL, NULL);
+		kvmr_report(k, "KVM refused the VM's VP indexes", &p, NULL, NULL);
 		return false;
 	}
 	if (kvmr_mismatched())
@@ -819,16 +542,16 @@ static bool run_case(struct kcase *k, struct stats *st)
 	else
 		st->identity_path++;
 	st->sent++;
-	return check_plan(k, &p, st) && check_mutation(k, &p, st);
+	return kvmr_check_plan(k, &p, &sets, &st->ps) && check_mutation(k, &p, st);
 }
 
 int main(int argc, char **argv)
 {
-	uint32_t words = HVIPI_MASK_WORDS(NR_MAX);
+	uint32_t words = HVIPI_MASK_WORDS(KVMR_NR_MAX);
 	uint64_t seed = gen_time_seed(), ncases = 200000, i;
 	uint64_t agreed = 0, classified = 0, failed = 0;
 	struct stats st;
-	struct kcase k;
+	struct kvmr_case k;
 	clock_t t0 = clock();
 	int w;
 
@@ -840,12 +563,13 @@ int main(int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	memset(&sets, 0, sizeof(sets));
 	memset(&k, 0, sizeof(k));
-	k.vp = gen_xmalloc(NR_MAX * sizeof(*k.vp));
+	k.vp = gen_xmalloc(KVMR_NR_MAX * sizeof(*k.vp));
 	k.mask = gen_xmalloc(words * sizeof(*k.mask));
 	k.present = gen_xmalloc(words * sizeof(*k.present));
 	k.vm_cpu = gen_xmalloc(KVMR_MAX_VCPUS * sizeof(*k.vm_cpu));
 	k.vm_vp = gen_xmalloc(KVMR_MAX_VCPUS * sizeof(*k.vm_vp));
-	k.cpu_vcpu = gen_xmalloc(NR_MAX * sizeof(*k.cpu_vcpu));
+	k.cpu_vcpu = gen_xmalloc(KVMR_NR_MAX * sizeof(*k.cpu_vcpu));
+	k.hv_page = hv_page;
 	if (!kvmr_vm_set(0, NULL)) {
 		fprintf(stderr, "kvm_ref: the VM could not be created\n");
 		ck_write_counts(0, 1);
@@ -867,8 +591,8 @@ int main(int argc, char **argv)
 	printf("\nkvm_ref: sent to KVM: %" PRIu64 " (EX_XMM %" PRIu64 ", CPUID enforced %" PRIu64
 	       "; KVM's identity path %" PRIu64 ", VP-index lookup path %" PRIu64
 	       "), %" PRIu64 " vCPU interrupts; not run (no vCPU): %" PRIu64 "\n",
-	       st.sent, st.xmm_sent, st.enforce_sent, st.identity_path,
-	       st.mismatch_path, st.irqs, st.not_run);
+	       st.sent, st.ps.xmm_sent, st.ps.enforce_sent, st.identity_path,
+	       st.mismatch_path, st.ps.irqs, st.not_run);
 	printf("kvm_ref: every sent plan: KVM status 0, the receiver's VP set, the case's vector\n");
 	printf("kvm_ref: negative checks (one malformed variant per sent plan): agree / classified / FAILED\n");
 	for (w = 0; w < M_COUNT; w++) {
@@ -889,9 +613,9 @@ int main(int argc, char **argv)
 		classified += st.cls[w];
 	}
 	printf("  %8" PRIu64 "  sets with VPs >= 1024 (%" PRIu64 " VPs): receiver interrupts them, KVM 6.1 has no such VP (ignores banks >= 16)\n",
-	       st.dropped_cases, st.dropped_vps);
+	       st.ps.dropped_cases, st.ps.dropped_vps);
 	printf("  %8" PRIu64 "  page plans with > 16 banks: KVM 6.1 reads 16 of them, the receiver all\n",
-	       st.banks_gt16);
+	       st.ps.banks_gt16);
 	printf("kvm_ref: negative checks: %" PRIu64 " agree, %" PRIu64 " classified, %" PRIu64 " unclassified\n",
 	       agreed, classified, failed);
 	printf("kvm_ref: %s, seed %#" PRIx64 ", %" PRIu64 " cases, %" PRIu64 " failures, %.1f s\n",

@@ -26,6 +26,17 @@ static bool lr_test(const unsigned long *m, uint32_t cpu)
 	return (m[cpu / LR_LONG_BITS] >> (cpu % LR_LONG_BITS)) & 1ul;
 }
 
+/*
+ * A VP >= 64 as 6.1 compares it, in an int: VP_INVAL (U32_MAX) is -1, so
+ * not; the VPs from 2^31 up to VP_INVAL - 1 would be negative too, but
+ * 6.1 would then set a negative bit number in its fast walk (undefined):
+ * the model takes them as >= 64.
+ */
+static bool lr_vp_ge64(uint32_t vp)
+{
+	return vp != LR_VP_INVAL && vp >= 64u;
+}
+
 static void lr_clear(struct lr_out *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -176,8 +187,12 @@ void linux_ref_mask(struct lr_out *out, const unsigned long *mask,
 		lr_fail(out, LR_WHY_VECTOR);
 		return;
 	}
-	/* The last-CPU look (self not skipped; VP_INVAL is >= 64). */
-	if (vp_index[last] >= 64u) {
+	/*
+	 * The last-CPU look (self not skipped).  6.1 reads the VP through
+	 * hv_cpu_number_to_vp_number(), an int: VP_INVAL is -1 there, not
+	 * >= 64, and the walk below meets it (or skips it, as self).
+	 */
+	if (lr_vp_ge64(vp_index[last])) {
 		out->last_cpu_ex = true;
 		goto ex;
 	}

@@ -6,10 +6,14 @@
  * (control, rdx, r8, input page bytes), so the receiver model can decode
  * it.  Also the baseline of the benchmarks.
  *
+ * Checked against the real code of Linux 6.1 (tests/kernel_ref/kref_check.c:
+ * kind, reason, call and page bytes on every send of the kernel_ref and
+ * exhaustive suites).
  * Linux behaviours kept on purpose (they are what hvipi is compared with):
  *  - the "last CPU" look: if the VP of the highest CPU in the mask is >= 64
- *    (VP_INVAL counts as >= 64), go straight to the Ex call, even when that
- *    CPU is self and self is excluded;
+ *    (VP_INVAL does not count: 6.1 reads it into an int, as -1), go
+ *    straight to the Ex call, even when that CPU is self and self is
+ *    excluded;
  *  - the fast walk falls back on the first VP_INVAL it meets, and switches
  *    to Ex on the first VP >= 64 it meets, whichever comes first;
  *  - sparse sets are dense: banks 0..highest used bank (at least bank 0),
