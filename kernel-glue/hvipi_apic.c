@@ -19,6 +19,7 @@
 
 #include "hvipi_glue.h"
 #include "hvipi_hcall.h"
+#include "hvipi_test_hooks.h"
 
 #define CREATE_TRACE_POINTS
 #include "hvipi_trace.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * hvipi_assume.h - checks by which the glue discharges two assumptions of
- * hvipi_plan_mask() (src/hvipi.h), shared by the module (hvipi_main.c) and
+ * hvipi_plan_mask() (src/hvipi.h), shared by the module (hvipi_switch.c) and
  * the in-tree drop-in (intree/hv_ipi_hvipi.c):
  *
  * vp_injective(vp_index, nr): no two CPUs below nr share a VP below 4096.

@@ -9,7 +9,7 @@
  * clobber list is short of one would be caught.  It only reads the xmm
  * registers: outside kernel_fpu_begin() they may hold user state.
  *
- * Layout of hvipi_fake_rec (see struct hvipi_fake_rec in hvipi_selftest.c):
+ * Layout of hvipi_fake_rec (see struct hvipi_fake_rec in hvipi_test.h):
  *   0 rcx, 8 rdx, 16 r8, 24..119 xmm0..xmm5, 120 calls, 128 status.
  */
 #include <linux/linkage.h>

@@ -66,26 +66,7 @@ void hvipi_ctx_send_IPI_allbutself(const struct hvipi_ctx *ctx, int vector);
 void hvipi_ctx_send_IPI_all(const struct hvipi_ctx *ctx, int vector);
 void hvipi_ctx_send_IPI_self(const struct hvipi_ctx *ctx, int vector);
 
-/*
- * TEST ONLY: hvipi_issue() on an arbitrary plan, with interrupts disabled
- * around it; the self-test uses it to check an unknown plan kind fails
- * closed (a failing status, so the caller falls back).
- */
-u64 hvipi_test_issue(const struct hvipi_ctx *ctx,
-		     const struct hvipi_plan *plan, u64 *page);
-
 /* The ops installed into struct apic (they use hvipi_live). */
 extern const struct hvipi_ops hvipi_apic_ops;
-
-/* Self-test (hvipi_selftest.c): returns the number of failed tests. */
-int hvipi_selftest(void);
-
-/* The fake hypercall page (hvipi_fake_hcall.S) and the status it returns. */
-void hvipi_fake_hcall(void);
-void hvipi_fake_set_status(u64 status);
-
-/* Live APIC switch tests (hvipi_main.c, test_switch=1 only). */
-int hvipi_live_switch_test(const char **skip);
-int hvipi_live_hotplug_test(const char **skip);
 
 #endif /* HVIPI_GLUE_H */

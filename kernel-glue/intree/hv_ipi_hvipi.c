@@ -118,7 +118,7 @@ bool __init hv_hvipi_init(void)
 	 * hv_vp_index has num_possible_cpus() entries but is indexed by CPU
 	 * id, and the core reads it up to nr_cpu_ids (facts 5.8): with sparse
 	 * possible CPU ids it is shorter than that.  Same check as the module
-	 * (hvipi_main.c, hvipi_switch_blocker()).
+	 * (hvipi_switch.c, hvipi_switch_blocker()).
 	 */
 	if (num_possible_cpus() != nr_cpu_ids) {
 		pr_warn("Hyper-V: hvipi: possible CPU ids are sparse (%u possible, nr_cpu_ids %u): hv_vp_index is shorter than nr_cpu_ids; native IPIs\n",

@@ -7,9 +7,18 @@
 # the module refuses to switch the APIC ops and the hypercall page in the
 # self-test is a fake recorder.
 #
-# Env: KVER MOD QEMU CACHE RES SMP_SIZES QEMU_TIMEOUT
+# SMP_SIZES entries: N (N vCPUs, self-test), N:switch (also rodata=off and
+# test_switch=1: live switch and CPU hotplug tests with a fake hypercall
+# page), N:hv=TABLE[+xmm] (rodata=off, test_hv=TABLE: all the kernel's IPIs
+# through hvipi, delivered by a TEST hypervisor inside the guest, never a
+# real Hyper-V, for LOAD_SECS seconds of workload and CPU hotplug; the
+# module's KTAP report and counts are checked).
+#
+# Env: KVER MOD QEMU CACHE RES SMP_SIZES QEMU_TIMEOUT LOAD_SECS (default 30)
+# HERE (kernel-glue, for workload/hvipi_load.c)
 set -u
 QEMU_ACCEL=${QEMU_ACCEL:-tcg}
+LOAD_SECS=${LOAD_SECS:-30}
 mkdir -p "$QEMU" "$CACHE"
 
 pkg=linux-image-$KVER
@@ -30,9 +39,13 @@ fi
 # the KTAP lines from the kernel log to the console.
 root=$QEMU/initramfs
 rm -rf "$root"
-mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev"
+mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
 cp /bin/busybox "$root/bin/busybox"
 cp "$MOD/hvipi.ko" "$root/hvipi.ko"
+# the test-hypervisor runs' workload, a static binary built here
+gcc -O2 -Wall -Wextra -Werror -static -pthread -o "$root/hvipi_load" \
+	"$HERE/workload/hvipi_load.c" || {
+	echo "qemu-test: cannot build workload/hvipi_load.c"; echo "0 1" >"$RES/qemu-test.counts"; exit 1; }
 cat >"$root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -100,6 +113,57 @@ hotplug_driver() {
 	echo $fails >$p/hotplug_fails
 	if [ $cycles -eq 0 ]; then echo -2 >$p/hotplug_done; else echo $cycles >$p/hotplug_done; fi
 }
+# Test-hypervisor runs (hvipi_hv=TABLE on the command line): CPUs 1..N-1
+# go offline and online one at a time, over and over, until /tmp/hv-stop
+# exists; then the cycles done go to the module (< 0: not possible here).
+hv_hotplug() {
+	p=/sys/module/hvipi/parameters/testhv_hotplug_cycles
+	n=0
+	while [ -d /sys/devices/system/cpu/cpu$n ]; do n=$((n + 1)); done
+	if [ $n -lt 2 ] || [ ! -f /sys/devices/system/cpu/cpu1/online ]; then
+		echo "HVIPI-HOTPLUG cpus=$n: no CPU can go offline"; echo -1 >$p; return
+	fi
+	cycles=0; fails=0; t0=$(date +%s); c=1
+	until [ -e /tmp/hv-stop ]; do
+		f=/sys/devices/system/cpu/cpu$c/online
+		if echo 0 >$f && [ "$(cat $f)" = 0 ] && echo 1 >$f && [ "$(cat $f)" = 1 ]; then
+			cycles=$((cycles + 1))
+		else
+			fails=$((fails + 1)); echo 1 >$f 2>/dev/null
+		fi
+		c=$((c + 1)); [ $c -ge $n ] && c=1
+	done
+	echo "HVIPI-HOTPLUG cpus=$n cycles=$cycles failed-writes=$fails online=$(cat /sys/devices/system/cpu/online) secs=$(($(date +%s) - t0))"
+	if [ $fails -gt 0 ]; then echo -2 >$p; else echo $cycles >$p; fi
+}
+hv=$(sed -n 's/.*hvipi_hv=\([a-z-]*\).*/\1/p' /proc/cmdline)
+if [ -n "$hv" ]; then
+	secs=$(sed -n 's/.*hvipi_load_secs=\([0-9]*\).*/\1/p' /proc/cmdline)
+	args="selftest=0 test_hv=$hv"
+	grep -q hvipi_hv_xmm /proc/cmdline && args="$args xmm=1"
+	# A lost IPI is a hang: report blocked tasks after 20 s, not 120 s,
+	# and end the boot at once on a soft lockup, hung task or RCU stall
+	# (panic=-1 and -no-reboot: QEMU exits) instead of at the timeout.
+	echo 20 >/proc/sys/kernel/hung_task_timeout_secs
+	echo 1 >/proc/sys/kernel/softlockup_panic
+	echo 1 >/proc/sys/kernel/hung_task_panic
+	echo 1 >/proc/sys/kernel/panic_on_rcu_stall
+	echo "HVIPI-DETECTORS watchdog=$(cat /proc/sys/kernel/watchdog) soft_watchdog=$(cat /proc/sys/kernel/soft_watchdog 2>/dev/null) watchdog_thresh=$(cat /proc/sys/kernel/watchdog_thresh) hung_task_timeout_secs=$(cat /proc/sys/kernel/hung_task_timeout_secs) panic-on: soft=$(cat /proc/sys/kernel/softlockup_panic) hung=$(cat /proc/sys/kernel/hung_task_panic) rcu=$(cat /proc/sys/kernel/panic_on_rcu_stall)"
+	insmod /hvipi.ko $args
+	echo "HVIPI-INSMOD rc=$? args=$args"
+	hv_hotplug &
+	hp=$!
+	/hvipi_load "$secs"
+	echo "HVIPI-LOAD-EXIT rc=$?"
+	touch /tmp/hv-stop
+	wait $hp
+	rmmod hvipi
+	echo "HVIPI-RMMOD rc=$?"
+	dmesg | sed -e 's/^\[[ 0-9.]*\] //' | sed -n -e '/^KTAP version 1/,/^# hvipi: pass:/{p;d;}' -e '/^hvipi: /p'
+	dmesg | sed -e 's/^\[[ 0-9.]*\] //' | grep -E 'BUG|WARNING|Oops|Call Trace|LOCKUP|lockup|detected stall|blocked for more than|non-responsive CSD|hung_task' | head -n 20
+	echo "HVIPI-DONE"
+	poweroff -f
+fi
 HOTPLUG_ROUNDS=10
 args=""
 hp=""
@@ -124,16 +188,40 @@ initrd=$QEMU/initramfs.cpio.gz
 
 tpass=0
 tfail=0
+summary=""
+
+# kv FILE LINE-PREFIX KEY: the value of KEY=<n> on the first log line
+# starting with LINE-PREFIX ("" when absent).
+kv() {
+	grep -m 1 "^$2" "$1" | tr ' ;' '\n\n' | sed -n "s/^$3=\([0-9-]*\)$/\1/p" | head -n 1
+}
+# need VALUE OP NUMBER WHAT: append WHAT to $bad unless VALUE OP NUMBER.
+need() {
+	if [ -z "$1" ] || ! [ "$1" "$2" "$3" ]; then bad="$bad $4(${1:-missing})"; fi
+}
+
 # Each boot: a vCPU count, optionally ":switch" = boot with rodata=off and
-# load with test_switch=1 (the live APIC switch test, fake hypercall page).
+# load with test_switch=1 (the live APIC switch test, fake hypercall page),
+# or ":hv=TABLE[+xmm]" (the test hypervisor, see above).
 for boot in $SMP_SIZES; do
 	n=${boot%%:*}
 	append="console=ttyS0 quiet panic=-1"
 	live=no
+	hv=""
+	hvxmm=0
 	case $boot in
 	*:switch) append="$append rodata=off hvipi_test_switch"; live=yes ;;
+	*:hv=*)
+		hv=${boot#*:hv=}
+		case $hv in *+xmm) hv=${hv%+xmm}; hvxmm=1 ;; esac
+		append="$append rodata=off hvipi_hv=$hv hvipi_load_secs=$LOAD_SECS"
+		[ $hvxmm = 1 ] && append="$append hvipi_hv_xmm"
+		live=hv-$hv$([ $hvxmm = 1 ] && echo +xmm) ;;
 	esac
 	log=$QEMU/boot-smp$n-$live.log
+	case $live in
+	no) label="self-test" ;; yes) label="live switch test" ;; *) label="test hypervisor $live" ;;
+	esac
 	machine=""
 	accel=$QEMU_ACCEL
 	# Many vCPUs on few host cores: one TCG thread round-robin is several
@@ -151,14 +239,14 @@ for boot in $SMP_SIZES; do
 	t1=$(date +%s.%N)
 	secs=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
 	tr -d '\r' <"$log" >"$log.txt"
-	echo "qemu-test: -smp $n (live switch test: $live): qemu exit $rc after ${secs}s (log $log)"
+	echo "qemu-test: -smp $n ($label): qemu exit $rc after ${secs}s (log $log)"
 
 	bad=""
 	[ "$rc" -eq 124 ] && bad="$bad timeout(${QEMU_TIMEOUT}s)"
 	grep -q '^HVIPI-DONE' "$log.txt" || bad="$bad no-HVIPI-DONE"
 	grep -q '^HVIPI-INSMOD rc=0' "$log.txt" || bad="$bad insmod-failed"
 	grep -q '^HVIPI-RMMOD rc=0' "$log.txt" || bad="$bad rmmod-failed"
-	grep -Eq 'BUG|WARNING:|Oops|Call Trace|LOCKUP|lockup|detected stall|blocked for more than|non-responsive CSD' "$log.txt" && bad="$bad kernel-splat"
+	grep -Eq 'BUG|WARNING:|Oops|Call Trace|LOCKUP|lockup|detected stall|blocked for more than|non-responsive CSD|Kernel panic' "$log.txt" && bad="$bad kernel-splat"
 	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$log.txt" | head -n 1)
 	grep -q '^KTAP version 1' "$log.txt" || bad="$bad no-KTAP-header"
 	[ -n "$plan" ] || { bad="$bad no-KTAP-plan"; plan=0; }
@@ -173,8 +261,38 @@ for boot in $SMP_SIZES; do
 		grep -Eq '^ok [0-9]+ - live_switch_ipis_during_cpu_hotplug($| # SKIP CPU offline)' "$log.txt" || bad="$bad hotplug-test-not-passed"
 	fi
 	grep -q '^# hvipi: pass:' "$log.txt" || bad="$bad no-summary"
+	if [ -n "$hv" ]; then
+		# the module's KTAP checks these too; checked here again
+		L=$log.txt
+		C='hvipi: testhv: counts:'
+		grep -q '^HVIPI-LOAD .* ok$' "$L" || bad="$bad workload-failed"
+		grep -q '^HVIPI-LOAD-EXIT rc=0' "$L" || bad="$bad workload-exit"
+		grep -q '^hvipi: testhv: TEST hypervisor inside this guest' "$L" || bad="$bad testhv-not-started"
+		need "$(kv "$L" "$C hypervisor" hv_calls)" -gt 0 hypercalls
+		need "$(kv "$L" "$C hypervisor" rejected)" -eq 0 rejected
+		need "$(kv "$L" "$C hypervisor" vp_without_cpu)" -eq 0 vp-without-cpu
+		need "$(kv "$L" "$C fallbacks" failed_status)" -eq 0 failed-status
+		need "$(kv "$L" "$C sender" scf_checked)" -gt 0 scf-checked
+		need "$(kv "$L" "$C sender" scf_missed)" -eq 0 scf-missed
+		need "$(kv "$L" "$C sender" iwi_checked)" -gt 0 iwi-checked
+		need "$(kv "$L" "$C sender" iwi_missed)" -eq 0 iwi-missed
+		need "$(kv "$L" "$C hotplug" cycles_reported)" -gt 0 hotplug-cycles
+		fast=$(kv "$L" "$C plans" fast); sparse=$(kv "$L" "$C plans" ex_sparse)
+		xmmk=$(kv "$L" "$C plans" ex_xmm); all=$(kv "$L" "$C plans" ex_all)
+		case $hv in
+		sparse-high)
+			need "$fast" -eq 0 fast-plans
+			need "$all" -gt 0 ex-all-plans
+			if [ $hvxmm = 1 ]; then need "$xmmk" -gt 0 ex-xmm-plans
+			else need "$xmmk" -eq 0 ex-xmm-plans; need "$sparse" -gt 0 ex-sparse-plans; fi ;;
+		*)	need "$fast" -gt 0 fast-plans ;;
+		esac
+		summary="$summary
+qemu-test: -smp $n test hypervisor $live: plans FAST=$fast EX_SPARSE=$sparse EX_XMM=$xmmk EX_ALL=$all; rejected $(kv "$L" "$C hypervisor" rejected); missed scf $(kv "$L" "$C sender" scf_missed)/$(kv "$L" "$C sender" scf_checked) irq_work $(kv "$L" "$C sender" iwi_missed)/$(kv "$L" "$C sender" iwi_checked); hotplug cycles $(kv "$L" "$C hotplug" cycles_reported); wall ${secs}s"
+	fi
 
-	grep -o 'HVIPI-GUEST.*' "$log.txt"; grep -o 'HVIPI-HOTPLUG.*' "$log.txt"; grep '^hvipi: ' "$log.txt"
+	grep -o 'HVIPI-GUEST.*' "$log.txt"; grep -o 'HVIPI-HOTPLUG.*' "$log.txt"
+	grep -o 'HVIPI-LOAD.*' "$log.txt"; grep -o 'HVIPI-DETECTORS.*' "$log.txt"; grep '^hvipi: ' "$log.txt"
 	grep -E '^not ok|^    #|# SKIP' "$log.txt" | grep -v ' cases$' | head -n 40
 	grep -E '^# hvipi: ' "$log.txt"
 	missing=0
@@ -182,11 +300,12 @@ for boot in $SMP_SIZES; do
 	tpass=$((tpass + ok))
 	tfail=$((tfail + nok + missing))
 	if [ -n "$bad" ]; then
-		echo "qemu-test: -smp $n (live switch test: $live): FAILED:$bad"
+		echo "qemu-test: -smp $n ($label): FAILED:$bad"
 		[ "$nok" -eq 0 ] && [ "$missing" -eq 0 ] && tfail=$((tfail + 1))
 	else
-		echo "qemu-test: -smp $n (live switch test: $live): KTAP $ok ok, $skip skipped, of $plan; boot+test ${secs}s"
+		echo "qemu-test: -smp $n ($label): KTAP $ok ok, $skip skipped, of $plan; boot+test ${secs}s"
 	fi
 done
+[ -n "$summary" ] && echo "$summary"
 echo "$tpass $tfail" >"$RES/qemu-test.counts"
 [ "$tfail" -eq 0 ]
