@@ -69,16 +69,41 @@ if [ -n "$reused" ]; then
 	echo "hvipi: (HVIPI_INCREMENTAL=0, or a clean build directory, proves them all)"
 fi
 skip=$(echo "$reused" | cut -d' ' -f1 | paste -sd' ' -)
+# Per-goal prover choice (proofs/provers.py, proofs/provers.txt): each goal
+# goes first to the prover that proved it in the cold run the cache was
+# refreshed from, alone; the other provers of proofs/wp-options.txt are
+# tried after it, one at a time, only if it fails (a goal without a
+# recorded prover gets them one at a time too).  WP 25 otherwise races
+# both provers on every goal.  A choice, never a verdict: every goal is
+# still proved from scratch.  HVIPI_PROVER_CHOICE=0 races them as before.
+provers=$(sed -n 's/^-wp-prover //p' proofs/wp-options.txt)
+main_opts=$opts
+session=$out/session
+rm -rf "$session" "$out/provers.txt"
+if [ "${HVIPI_PROVER_CHOICE:-1}" != 0 ] && [ -f proofs/provers.txt ]; then
+	main_opts=$(grep -v '^#' proofs/wp-options.txt | grep -v '^-wp-prover ' | tr '\n' ' ')
+	# tip: WP plays the scripts and rewrites each proved goal's script with
+	# the prover that proved it (a time margin above any timeout keeps a
+	# script for every proof), which provers.py record reads back.
+	main_opts="$main_opts -wp-prover tip,$provers -wp-session $session -wp-time-margin 1000"
+	echo "hvipi: per-goal prover choice: $(python3 proofs/provers.py seed proofs/provers.txt "$session" proofs/wp-options.txt proofs/functions.txt) goals start with the prover of proofs/provers.txt (HVIPI_PROVER_CHOICE=0: race $provers)"
+fi
 # One frama-c process per group of proofs/wp-groups.sh (proofs/wp-par.sh),
 # each with two prover tasks at a time; wp.log and the reports
 # wp-report-N.json are the gate's input.
 . proofs/wp-par.sh
 # shellcheck disable=SC2086
-if ! wp_par "$out" "$jobs" "$skip" "" $common $srcs $opts -wp-par 2 $smoke \
+if ! wp_par "$out" "$jobs" "$skip" "" $common $srcs $main_opts -wp-par 2 $smoke \
 	-wp-cache "$cache_mode" -wp-cache-dir "$cache_dir" ${HVIPI_WP_EXTRA:-}; then
 	tail -20 "$out/wp.log"; echo "hvipi: frama-c failed (see $out/wp-N.log)"; exit 1
 fi
 n=$wp_par_n
+choice_arg=""
+if [ -d "$session" ]; then
+	choice_arg="--prover-choice"
+	python3 proofs/provers.py record "$session" proofs/provers.txt "$out"/wp-[0-9]*.log > "$out/provers.txt"
+	echo "hvipi: per-goal prover choice: $(python3 proofs/provers.py compare proofs/provers.txt "$out/provers.txt") ($out/provers.txt; make refresh-cache commits it)"
+fi
 [ ! -f "$out/wp-reused.log" ] || cat "$out/wp-reused.log" >> "$out/wp.log"
 reports=$(for i in $(seq 1 $n); do printf ' %s' "--report $out/wp-report-$i.json"; done)
 smoke_reports=$(for i in $(seq 1 $n); do printf ' %s' "--smoke $out/wp-report-$i.json"; done)
@@ -136,7 +161,7 @@ smoke_args=""
 # shellcheck disable=SC2086
 if ! python3 proofs/gate.py --log "$out/wp.log" --log "$out/wp-lemmas.log" \
 	$reports --report "$out/wp-report-lemmas.json" \
-	$smoke_args $retry_args \
+	$smoke_args $retry_args ${choice_arg:-} \
 	--floors proofs/floors.txt --eva "$out/eva.summary" \
 	--seconds $((end - start)) --summary "$out/summary.txt"; then
 	exit 1

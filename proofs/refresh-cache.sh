@@ -10,7 +10,9 @@
 # is replaced by the snapshot's MANIFEST and the *valid* entries of the
 # fresh cache: timeouts, unknowns and the smoke tests' entries are
 # dropped, and so are the entries of goals that no longer exist.  Then
-# `make replay` checks the new cache.  Commit proofs/cache/ afterwards.
+# `make replay` checks the new cache; proofs/provers.txt gets the prover
+# that proved each goal (proofs/provers.py).  Commit proofs/cache/ and
+# proofs/provers.txt afterwards.
 #
 # usage: proofs/refresh-cache.sh [BUILD_DIR]   (a make prove and a replay)
 # env:   HVIPI_PROOF_LOCK=FILE  run the proof under flock FILE
@@ -67,7 +69,8 @@ for f in "$work"/cache/*.json; do
 done
 cp "$work/MANIFEST" "$new/MANIFEST"
 # Where every verdict of the cache comes from: one cold run (an empty
-# cache, both provers) on the sources of MANIFEST.  make report prints it.
+# cache; each goal given first to its prover of proofs/provers.txt, the
+# others after it) on the sources of MANIFEST.  make report prints it.
 {
 	echo "date: $cold_date"
 	echo "seconds: $cold_secs"
@@ -89,6 +92,12 @@ rm -rf "$cache.old"
 [ ! -d "$cache" ] || mv "$cache" "$cache.old"
 mv "$new" "$cache"
 rm -rf "$cache.old"
+# The prover that proved each goal in this cold run: the next make prove
+# starts each goal with it (proofs/provers.py).
+if [ -f "$work/proof/provers.txt" ]; then
+	echo "hvipi: refresh-cache: proofs/provers.txt: $(python3 proofs/provers.py compare proofs/provers.txt "$work/proof/provers.txt")"
+	cp "$work/proof/provers.txt" proofs/provers.txt
+fi
 echo "hvipi: refresh-cache: proofs/cache: $kept valid verdicts ($added new, $stale stale ones removed); $dropped non-valid entries not kept"
 
 # The snapshot may differ from the working tree if it was edited meanwhile.
@@ -97,4 +106,4 @@ if ! sh proofs/manifest.sh | diff -q - "$cache/MANIFEST" > /dev/null; then
 	exit 1
 fi
 sh proofs/replay.sh "$build"
-echo "hvipi: refresh-cache: done in $(($(date +%s) - start)) s; commit proofs/cache/"
+echo "hvipi: refresh-cache: done in $(($(date +%s) - start)) s; commit proofs/cache/ and proofs/provers.txt"
