@@ -146,7 +146,7 @@ def record(session, seed_path, logs):
                 out[name[:-5]] = step["prover"]
                 break
     seeded = read_choice(seed_path)
-    for log in logs:
+    for log in (lg for lg in logs if os.path.exists(lg)):
         with open(log, encoding="utf-8", errors="replace") as f:
             for line in f:
                 m = VALID_RE.match(line)
