@@ -61,15 +61,17 @@ static __always_inline u64 *hvipi_fetch_page(const struct hvipi_ctx *ctx)
  * at most 11 banks, the input in plan.input[]) only when it is handed
  * HVIPI_HINT_XMM_INPUT; the glue keeps that hint only when XMM-fast is
  * allowed (the xmm parameter), advertised, and this context may use the
- * FPU.  Never from NMI context (irq_fpu_usable() warns there).
+ * FPU.  Called only for vectors the core can send and never from NMI
+ * context (irq_fpu_usable() warns there): hvipi_try() hands the core
+ * ctx->hints without the XMM hint otherwise.
  */
-static u32 hvipi_send_hints(const struct hvipi_ctx *ctx)
+static __always_inline u32 hvipi_send_hints(const struct hvipi_ctx *ctx)
 {
 	u32 hints = ctx->hints;
 
-	if (!(hints & HVIPI_HINT_XMM_INPUT))
+	if (likely(!(hints & HVIPI_HINT_XMM_INPUT)))
 		return hints;
-	if (!ctx->xmm || hvipi_in_nmi(ctx) || !may_use_simd())
+	if (!ctx->xmm || !may_use_simd())
 		hints &= ~HVIPI_HINT_XMM_INPUT;
 	return hints;
 }
@@ -82,12 +84,21 @@ static u32 hvipi_send_hints(const struct hvipi_ctx *ctx)
 #define HVIPI_STATUS_NOT_ISSUED	0x0002ull
 
 /*
+ * The core's hvipi_status_ok() (success_bits: success iff bits 15:0 are
+ * zero), inline: the send path saves the call.
+ */
+static __always_inline bool hvipi_glue_status_ok(u64 status)
+{
+	return !(status & 0xffffull);
+}
+
+/*
  * Issue the hypercall the plan asks for; interrupts are disabled.  Fails
  * closed: a plan it does not know how to issue returns a failing status,
  * never 0 (success), so the IPI goes to the original op instead of being
  * dropped.
  */
-static u64 hvipi_issue(const struct hvipi_ctx *ctx,
+static __always_inline u64 hvipi_issue(const struct hvipi_ctx *ctx,
 		       const struct hvipi_plan *plan, u64 *page)
 {
 	u64 status;
@@ -133,13 +144,15 @@ u64 hvipi_test_issue(const struct hvipi_ctx *ctx,
 }
 
 /*
- * Try the hypercall path for @mask (or for the single @cpu when @mask is
- * NULL; @cpu < 0 means the sending CPU).  Returns true when the IPI was
- * sent (or there was nothing to send), false when the caller must fall
- * back to the native op.
+ * Try the hypercall path for @mask (@one false) or for the single @cpu
+ * (@one true, @mask NULL; @cpu < 0 means the sending CPU).  Returns true
+ * when the IPI was sent (or there was nothing to send), false when the
+ * caller must fall back to the native op.  Always inlined with @one a
+ * constant, so each caller keeps only its own planning branch.
  */
-static bool hvipi_try(const struct hvipi_ctx *ctx, const struct cpumask *mask,
-		      int cpu, bool exclude_self, int vector)
+static __always_inline bool hvipi_try(const struct hvipi_ctx *ctx, bool one,
+				      const struct cpumask *mask, int cpu,
+				      bool exclude_self, int vector)
 {
 	struct hvipi_plan plan;
 	unsigned long flags;
@@ -157,7 +170,6 @@ static bool hvipi_try(const struct hvipi_ctx *ctx, const struct cpumask *mask,
 
 	local_irq_save(flags);
 	self = smp_processor_id();
-	hints = hvipi_send_hints(ctx);
 	/*
 	 * NMI context never touches the per-CPU input page (issue 14).
 	 * local_irq_save() does not mask NMIs: an NMI can hit a send on this
@@ -167,12 +179,18 @@ static bool hvipi_try(const struct hvipi_ctx *ctx, const struct cpumask *mask,
 	 * and the interrupted send would then issue a hypercall carrying the
 	 * NMI's vector and VP set: its own IPI would be lost.  So in NMI the
 	 * core gets no page (NULL, size 0) and plans FAST or FALLBACK/NO_PAGE
-	 * (the native op); EX_XMM is already ruled out by hvipi_send_hints().
-	 * No fetch is counted.
+	 * (the native op) and no XMM hint (so never EX_XMM).  No fetch is
+	 * counted.  A vector the core cannot send gets neither either: the
+	 * core plans BAD_VECTOR (or NONE, NOT_RECOMMENDED) before it looks at
+	 * the page or the XMM hint.
 	 */
-	if (hvipi_vector_ok(vector) && !hvipi_in_nmi(ctx))
+	if (likely(hvipi_vector_ok(vector) && !hvipi_in_nmi(ctx))) {
 		page = hvipi_fetch_page(ctx);
-	if (mask)
+		hints = hvipi_send_hints(ctx);
+	} else {
+		hints = ctx->hints & ~HVIPI_HINT_XMM_INPUT;
+	}
+	if (!one)
 		hvipi_plan_mask(&plan, cpumask_bits(mask),
 				ctx->present ? cpumask_bits(ctx->present) : NULL,
 				nr_cpu_ids, ctx->vp_index,
@@ -192,80 +210,171 @@ static bool hvipi_try(const struct hvipi_ctx *ctx, const struct cpumask *mask,
 
 	/* hvipi_issue() fails closed: an unknown kind has a failing status */
 	sent = plan.kind == HVIPI_PLAN_NONE ||
-	       (plan.kind != HVIPI_PLAN_FALLBACK && hvipi_status_ok(status));
+	       (plan.kind != HVIPI_PLAN_FALLBACK && hvipi_glue_status_ok(status));
 	trace_hvipi_send(mask, cpu < 0 ? self : cpu, self, exclude_self,
 			 vector, plan.kind, plan.reason, plan.banks, status);
 	return sent;
 }
 
+/* hvipi_try() out of line: the one-CPU sends' page path, send_IPI_self. */
+static __attribute__((__noinline__))
+bool hvipi_try_slow(const struct hvipi_ctx *ctx, int cpu, int vector)
+{
+	return hvipi_try(ctx, true, NULL, cpu, false, vector);
+}
+
+/*
+ * A send to one other CPU (send_IPI; @cpu >= 0, or INT_MAX for a negative
+ * cpu, which the core plans as nothing to send).  The core is asked first
+ * with no input page and without the XMM hint: then its plan depends on
+ * neither (hvipi_plan_one()'s contract), except that a target VP >= 64
+ * that the page or XMM-fast would carry comes back FALLBACK/NO_PAGE.  So
+ * every other plan is the one hvipi_try() would make, and it is issued
+ * here: FAST needs no page, hence neither the page fetch nor interrupts
+ * off (the registers are the whole input, as in Linux's __send_ipi_one()).
+ * NO_PAGE, any other kind, a context without hypercall page or VP table,
+ * and self-test contexts with a hook go to hvipi_try(), which plans again
+ * with the page and the XMM hint, interrupts off, exactly as before.
+ * Nothing here touches the per-CPU page, so this is also NMI-safe.
+ */
+static __always_inline bool hvipi_try_one(const struct hvipi_ctx *ctx,
+					  int cpu, int vector)
+{
+	struct hvipi_plan plan;
+	u64 status;
+
+	if (unlikely(!ctx->hcall_pg || !ctx->vp_index || ctx->test_hook))
+		return hvipi_try_slow(ctx, cpu, vector);
+	hvipi_plan_one(&plan, (u32)cpu, nr_cpu_ids, ctx->vp_index, (u32)vector,
+		       ctx->hints & ~HVIPI_HINT_XMM_INPUT, NULL, 0);
+	/* the event reads self only for a mask: -1 as on the no-page path */
+	if (likely(plan.kind == HVIPI_PLAN_FAST)) {
+		status = hvipi_hcall_fast(ctx->hcall_pg, plan.control,
+					  plan.rdx, plan.r8);
+		trace_hvipi_send(NULL, cpu, -1, false, vector, HVIPI_PLAN_FAST,
+				 plan.reason, plan.banks, status);
+		return hvipi_glue_status_ok(status);
+	}
+	if (plan.kind != HVIPI_PLAN_NONE &&
+	    (plan.kind != HVIPI_PLAN_FALLBACK ||
+	     plan.reason == HVIPI_FB_NO_PAGE))
+		return hvipi_try_slow(ctx, cpu, vector);
+	trace_hvipi_send(NULL, cpu, -1, false, vector, plan.kind, plan.reason,
+			 plan.banks, 0);
+	return plan.kind == HVIPI_PLAN_NONE;
+}
+
+static __always_inline void hvipi_do_send_IPI(const struct hvipi_ctx *ctx,
+					      int cpu, int vector)
+{
+	if (!hvipi_try_one(ctx, cpu < 0 ? INT_MAX : cpu, vector))
+		ctx->orig.send_IPI(cpu, vector);
+}
+
 void hvipi_ctx_send_IPI(const struct hvipi_ctx *ctx, int cpu, int vector)
 {
-	if (!hvipi_try(ctx, NULL, cpu < 0 ? INT_MAX : cpu, false, vector))
-		ctx->orig.send_IPI(cpu, vector);
+	hvipi_do_send_IPI(ctx, cpu, vector);
+}
+
+/*
+ * The mask sends: hvipi_try() is inlined into each (so the compiler drops
+ * its one-CPU branch), in the hvipi_ctx_*() functions and in the ops
+ * installed into struct apic, which run it on hvipi_live.
+ */
+static __always_inline void hvipi_do_send_IPI_mask(const struct hvipi_ctx *ctx,
+						   const struct cpumask *mask,
+						   int vector)
+{
+	if (!hvipi_try(ctx, false, mask, 0, false, vector))
+		ctx->orig.send_IPI_mask(mask, vector);
+}
+
+static __always_inline void
+hvipi_do_send_IPI_mask_allbutself(const struct hvipi_ctx *ctx,
+				  const struct cpumask *mask, int vector)
+{
+	if (!hvipi_try(ctx, false, mask, 0, true, vector))
+		ctx->orig.send_IPI_mask_allbutself(mask, vector);
+}
+
+static __always_inline void
+hvipi_do_send_IPI_allbutself(const struct hvipi_ctx *ctx, int vector)
+{
+	if (!hvipi_try(ctx, false, cpu_online_mask, 0, true, vector))
+		ctx->orig.send_IPI_allbutself(vector);
+}
+
+static __always_inline void hvipi_do_send_IPI_all(const struct hvipi_ctx *ctx,
+						  int vector)
+{
+	if (!hvipi_try(ctx, false, cpu_online_mask, 0, false, vector))
+		ctx->orig.send_IPI_all(vector);
+}
+
+static __always_inline void hvipi_do_send_IPI_self(const struct hvipi_ctx *ctx,
+						   int vector)
+{
+	if (!hvipi_try_slow(ctx, -1, vector))
+		ctx->orig.send_IPI_self(vector);
 }
 
 void hvipi_ctx_send_IPI_mask(const struct hvipi_ctx *ctx,
 			     const struct cpumask *mask, int vector)
 {
-	if (!hvipi_try(ctx, mask, 0, false, vector))
-		ctx->orig.send_IPI_mask(mask, vector);
+	hvipi_do_send_IPI_mask(ctx, mask, vector);
 }
 
 void hvipi_ctx_send_IPI_mask_allbutself(const struct hvipi_ctx *ctx,
 					const struct cpumask *mask, int vector)
 {
-	if (!hvipi_try(ctx, mask, 0, true, vector))
-		ctx->orig.send_IPI_mask_allbutself(mask, vector);
+	hvipi_do_send_IPI_mask_allbutself(ctx, mask, vector);
 }
 
 void hvipi_ctx_send_IPI_allbutself(const struct hvipi_ctx *ctx, int vector)
 {
-	if (!hvipi_try(ctx, cpu_online_mask, 0, true, vector))
-		ctx->orig.send_IPI_allbutself(vector);
+	hvipi_do_send_IPI_allbutself(ctx, vector);
 }
 
 void hvipi_ctx_send_IPI_all(const struct hvipi_ctx *ctx, int vector)
 {
-	if (!hvipi_try(ctx, cpu_online_mask, 0, false, vector))
-		ctx->orig.send_IPI_all(vector);
+	hvipi_do_send_IPI_all(ctx, vector);
 }
 
 void hvipi_ctx_send_IPI_self(const struct hvipi_ctx *ctx, int vector)
 {
-	if (!hvipi_try(ctx, NULL, -1, false, vector))
-		ctx->orig.send_IPI_self(vector);
+	hvipi_do_send_IPI_self(ctx, vector);
 }
 
 /* The ops installed into struct apic: the same on the live context. */
 static void hvipi_send_IPI(int cpu, int vector)
 {
-	hvipi_ctx_send_IPI(&hvipi_live, cpu, vector);
+	hvipi_do_send_IPI(&hvipi_live, cpu, vector);
 }
 
 static void hvipi_send_IPI_mask(const struct cpumask *mask, int vector)
 {
-	hvipi_ctx_send_IPI_mask(&hvipi_live, mask, vector);
+	hvipi_do_send_IPI_mask(&hvipi_live, mask, vector);
 }
 
 static void hvipi_send_IPI_mask_allbutself(const struct cpumask *mask,
 					   int vector)
 {
-	hvipi_ctx_send_IPI_mask_allbutself(&hvipi_live, mask, vector);
+	hvipi_do_send_IPI_mask_allbutself(&hvipi_live, mask, vector);
 }
 
 static void hvipi_send_IPI_allbutself(int vector)
 {
-	hvipi_ctx_send_IPI_allbutself(&hvipi_live, vector);
+	hvipi_do_send_IPI_allbutself(&hvipi_live, vector);
 }
 
 static void hvipi_send_IPI_all(int vector)
 {
-	hvipi_ctx_send_IPI_all(&hvipi_live, vector);
+	hvipi_do_send_IPI_all(&hvipi_live, vector);
 }
 
 static void hvipi_send_IPI_self(int vector)
 {
-	hvipi_ctx_send_IPI_self(&hvipi_live, vector);
+	hvipi_do_send_IPI_self(&hvipi_live, vector);
 }
 
 const struct hvipi_ops hvipi_apic_ops = {
