@@ -36,7 +36,7 @@ lock=${HVIPI_PROOF_LOCK:-}
 refresh="make refresh-cache"
 cd "$top"
 rm -f "$out"/*.log "$out"/*.json "$out"/*.csv "$out"/summary.txt \
-	"$out"/eva.summary "$out"/MANIFEST "$out"/result
+	"$out"/eva.summary "$out"/MANIFEST "$out"/result "$out"/eva.ok
 start=$(date +%s)
 
 # result PASS|FAIL REASON: record the outcome for proofs/report.py.
@@ -137,22 +137,43 @@ csv=""
 # idle (stop 21, 2 cores: processes of 218 s with -wp-par 2, 153 s with
 # 8, 127 s with 32, the same CPU time; the verdicts and keys are the same).
 replay_par=${HVIPI_REPLAY_PAR:-32}
+# The lemmas and EVA: beside the functions' processes, as in prove.sh
+# (after them under HVIPI_PROOF_LOCK, which serialises every frama-c run).
+lemmas() {
+	echo "hvipi: WP (offline) on the lemmas of spec/"
+	# shellcheck disable=SC2086
+	wp "$out/wp-lemmas.log" $common $srcs $opts -wp-prop=@lemma -wp-auto wp:range \
+		$cachopts -wp-report-json "$out/wp-report-lemmas.json" \
+		-then -report-csv "$out/report-lemmas.csv"
+}
+eva() {
+	echo "hvipi: EVA on proofs/eva/harness.c"
+	eva_ok=1
+	sh proofs/eva/run.sh "$out" > "$out/eva.out" 2>&1 || eva_ok=0
+	echo "$eva_ok" > "$out/eva.ok"
+}
+rm -f "$out/eva.ok" "$out/side.log"
+side=""
+if [ -z "$lock" ]; then
+	(lemmas; eva) > "$out/side.log" 2>&1 &
+	side=$!
+fi
 . proofs/wp-par.sh
 # shellcheck disable=SC2086
 wp_par "$out" "$jobs" "" "$csv" $common $srcs $opts -wp-par "$replay_par" $cachopts ||
 	fail "frama-c failed (see $out/wp-N.log)"
 n=$wp_par_n
 reports=$(for i in $(seq 1 $n); do printf ' %s' "--report $out/wp-report-$i.json"; done)
-echo "hvipi: WP (offline) on the lemmas of spec/"
-# shellcheck disable=SC2086
-wp "$out/wp-lemmas.log" $common $srcs $opts -wp-prop=@lemma -wp-auto wp:range \
-	$cachopts -wp-report-json "$out/wp-report-lemmas.json" \
-	-then -report-csv "$out/report-lemmas.csv"
+if [ -n "$side" ]; then
+	wait "$side" || true
+	cat "$out/side.log"
+else
+	lemmas
+	eva
+fi
+[ -f "$out/wp-report-lemmas.json" ] || fail "the lemmas' WP run failed (see $out/wp-lemmas.log)"
+eva_ok=$(cat "$out/eva.ok" 2>/dev/null || echo 0)
 grep -h '^\[wp\] \[Cache\]' "$out/wp.log" "$out/wp-lemmas.log" | sed 's/^\[wp\]/hvipi: WP/' || true
-
-echo "hvipi: EVA on proofs/eva/harness.c"
-eva_ok=1
-sh proofs/eva/run.sh "$out" > "$out/eva.out" 2>&1 || eva_ok=0
 sed 's/^eva:/hvipi: EVA:/' "$out/eva.out" | grep -v ' log \| red ' || true
 
 end=$(date +%s)

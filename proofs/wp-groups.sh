@@ -28,6 +28,11 @@ for f in $groups; do
 	}
 done
 listed=$(echo "$groups" | tr ' ' '\n' | grep .)
+dup=$(echo "$listed" | sort | uniq -d | paste -sd' ' -)
+if [ -n "$dup" ]; then
+	echo "hvipi: proofs/wp-groups.txt names $dup more than once" >&2
+	exit 1
+fi
 rest=$(echo "$fcts" | grep -vxF "$listed" || true)
 n=$(echo "$groups" | wc -l)
 i=0
