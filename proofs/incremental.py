@@ -89,6 +89,9 @@ def fingerprints(top=TOP):
                          capture_output=True, text=True, check=True).stdout
     setup = "".join(ln + "\n" for ln in man.splitlines()
                     if not ln.endswith("  " + SRC))
+    # The smoke tests' timeout (prove.sh) decides what a kept smoke test
+    # says: a proof kept from a run with another one is not reused.
+    setup += "smoke-timeout " + os.environ.get("HVIPI_SMOKE_TIMEOUT", "2") + "\n"
     with open(os.path.join(top, SRC), encoding="utf-8") as f:
         text = f.read()
     spans = bodies(text)
