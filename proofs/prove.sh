@@ -41,7 +41,11 @@ WHY3CONFIG="$out/why3.conf"
 export WHY3CONFIG
 
 srcs="src/hvipi.c"
-opts=$(grep -v '^#' proofs/wp-options.txt | tr '\n' ' ')
+# The options of proofs/wp-options.txt with its -wp-prover last, so that
+# the main run can give its own (per-goal prover choice, below).
+provers=$(sed -n 's/^-wp-prover //p' proofs/wp-options.txt)
+opts_base=$(grep -v '^#' proofs/wp-options.txt | grep -v '^-wp-prover ' | tr '\n' ' ')
+opts="$opts_base -wp-prover $provers"
 common="-cpp-extra-args=-I$top/src -cpp-extra-args=-I$top/spec"
 
 start=$(date +%s)
@@ -76,17 +80,15 @@ skip=$(echo "$reused" | cut -d' ' -f1 | paste -sd' ' -)
 # recorded prover gets them one at a time too).  WP 25 otherwise races
 # both provers on every goal.  A choice, never a verdict: every goal is
 # still proved from scratch.  HVIPI_PROVER_CHOICE=0 races them as before.
-provers=$(sed -n 's/^-wp-prover //p' proofs/wp-options.txt)
 main_opts=$opts
 session=$out/session
 rm -rf "$session" "$out/provers.txt"
 if [ "${HVIPI_PROVER_CHOICE:-1}" != 0 ] && [ -f proofs/provers.txt ]; then
-	main_opts=$(grep -v '^#' proofs/wp-options.txt | grep -v '^-wp-prover ' | tr '\n' ' ')
 	# tip: WP plays the scripts and rewrites each proved goal's script with
 	# the prover that proved it (a time margin above any timeout keeps a
 	# script for every proof), which provers.py record reads back.
-	main_opts="$main_opts -wp-prover tip,$provers -wp-session $session -wp-time-margin 1000"
-	echo "hvipi: per-goal prover choice: $(python3 proofs/provers.py seed proofs/provers.txt "$session" proofs/wp-options.txt proofs/functions.txt) goals start with the prover of proofs/provers.txt (HVIPI_PROVER_CHOICE=0: race $provers)"
+	main_opts="$opts_base -wp-prover tip,$provers -wp-session $session -wp-time-margin 1000"
+	echo "hvipi: per-goal prover choice: $(python3 proofs/provers.py seed proofs/provers.txt "$session" proofs/wp-options.txt) goals start with the prover of proofs/provers.txt (HVIPI_PROVER_CHOICE=0: race $provers)"
 fi
 # The lemmas and EVA need nothing of the functions' runs: they run beside
 # them (they were 64 s and 18 s after them, while the last WP process

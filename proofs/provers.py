@@ -16,7 +16,7 @@ proofs/provers.txt (committed) holds one line per goal that Qed does not
 close: GOAL PROVER, the prover that proved the goal in the cold run the
 cache was last refreshed from.
 
-  seed FILE SESSION OPTIONS FUNCTIONS
+  seed FILE SESSION OPTIONS
                        write SESSION/script/GOAL.json for every line of
                        FILE: one prover step.  WP gives a script's prover
                        max(-wp-timeout, -wp-time-extra + the step's time)
@@ -24,9 +24,10 @@ cache was last refreshed from.
                        without a time gets the prover's default (10 s,
                        measured: the 14-21 s goals failed), so each step
                        carries its function's timeout (OPTIONS:
-                       -wp-timeout, -wp-fct-timeout; FUNCTIONS names the
-                       functions a goal name starts with) less the extra
-                       time: the prover gets exactly that timeout
+                       -wp-timeout, -wp-fct-timeout; the function of a
+                       goal as the gate finds it, among the gated ones)
+                       less the extra time: the prover gets exactly that
+                       timeout
   record SESSION SEED LOG...
                        print the provers.txt of a run: after a tip run WP
                        has rewritten each proved goal's script with the
@@ -40,6 +41,10 @@ import json
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gate  # noqa: E402  (a goal's function: gate.property_of)
+import incremental  # noqa: E402  (the gated functions)
 
 HEADER = """\
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
@@ -89,27 +94,14 @@ def read_timeouts(options):
     return timeout, per_fct
 
 
-def read_functions(path):
-    with open(path, encoding="utf-8") as f:
-        return [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
-
-
-def function_of(goal, fns):
-    best = ""
-    for fn in fns:
-        if goal.startswith(fn + "_") and len(fn) > len(best):
-            best = fn
-    return best
-
-
-def seed(path, session, options, functions):
+def seed(path, session, options):
     choice = read_choice(path)
     timeout, per_fct = read_timeouts(options)
-    fns = read_functions(functions)
+    fns = incremental.gated()
     sdir = os.path.join(session, "script")
     os.makedirs(sdir, exist_ok=True)
     for goal, prover in choice.items():
-        secs = per_fct.get(function_of(goal, fns), timeout)
+        secs = per_fct.get(gate.property_of("typed_" + goal, fns), timeout)
         with open(os.path.join(sdir, goal + ".json"), "w", encoding="utf-8") as f:
             json.dump([{"prover": prover, "verdict": "valid",
                         "time": float(max(1, secs - TIME_EXTRA))}], f)
@@ -166,8 +158,8 @@ def compare(old, new):
 
 
 def main(argv):
-    if len(argv) == 5 and argv[0] == "seed":
-        seed(argv[1], argv[2], argv[3], argv[4])
+    if len(argv) == 4 and argv[0] == "seed":
+        seed(argv[1], argv[2], argv[3])
     elif len(argv) >= 3 and argv[0] == "record":
         record(argv[1], argv[2], argv[3:])
     elif len(argv) == 3 and argv[0] == "compare":
