@@ -831,24 +831,18 @@ static bool hvipi_all_rule(uint32_t hints, bool same, bool exclude_self,
   @ ensures well_formed: plan->kind == HVIPI_PLAN_EX_XMM ==>
   @   xmm_call(plan->control, plan->rdx, plan->r8, &plan->input[0], vector,
   @            plan->valid_bank_mask, plan->banks) && plan->bytes == 0;
-  @ ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_XMM ==>
-  @   \forall integer k; bit64(plan->input[2], k) ==>
-  @     bits_below(plan->input[2], k) < plan->banks &&
-  @     plan->input[3 + bits_below(plan->input[2], k)] == \old(s->word[k]);
-  @ ensures reads: plan->kind == HVIPI_PLAN_EX_XMM ==>
-  @   \forall integer v; sparse_reads(&plan->input[0], v) <==>
-  @     (0 <= v < 4096 && bit64(\old(s->word[v / 64]), v % 64));
   @ ensures well_formed: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
   @   ctl_is(plan->control, HVIPI_CALL_SEND_IPI_EX, 0, plan->banks) &&
   @   ex_header(page, vector, HVIPI_FORMAT_SPARSE) &&
   @   page[2] == plan->valid_bank_mask &&
   @   plan->bytes == HVIPI_EX_HDR_BYTES + 8 * plan->banks;
-  @ ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @   \forall integer k; bit64(page[2], k) ==>
-  @     bits_below(page[2], k) < plan->banks &&
-  @     page[3 + bits_below(page[2], k)] == \old(s->word[k]);
-  @ ensures reads: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @   \forall integer v; sparse_reads(page, v) <==>
+  @ ensures bit_coverage: HVIPI_SPARSE_KIND(plan) ==>
+  @   \let in = HVIPI_SPARSE_INPUT(plan, page);
+  @   \forall integer k; bit64(in[2], k) ==>
+  @     bits_below(in[2], k) < plan->banks &&
+  @     in[3 + bits_below(in[2], k)] == \old(s->word[k]);
+  @ ensures reads: HVIPI_SPARSE_KIND(plan) ==>
+  @   \forall integer v; sparse_reads(HVIPI_SPARSE_INPUT(plan, page), v) <==>
   @     (0 <= v < 4096 && bit64(\old(s->word[v / 64]), v % 64));
   @ ensures page_bounds: plan->bytes <= page_size &&
   @   \forall integer i; plan->bytes / 8 <= i < page_size / 8 ==>

@@ -281,36 +281,25 @@ struct hvipi_plan {
   @     ex_header(page, vector, HVIPI_FORMAT_SPARSE) &&
   @     page[2] == plan->valid_bank_mask &&
   @     plan->bytes == HVIPI_EX_HDR_BYTES + 8 * plan->banks;
-  @   ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @     \forall integer k; bit64(page[2], k) ==>
-  @       bits_below(page[2], k) < plan->banks &&
-  @       page[3 + bits_below(page[2], k)] != 0;
-  @   ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @     \forall integer v; 0 <= v < 4096 && bit64(page[2], v / 64) ==>
-  @       (bit64(page[3 + bits_below(page[2], v / 64)], v % 64) <==>
-  @        vp_target{Pre}(HVIPI_SEND, v));
-  @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @     \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
-  @       sparse_reads(page, \old(vp_index[c]));
-  @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @     \forall integer v; sparse_reads(page, v) ==>
-  @       vp_target{Pre}(HVIPI_SEND, v);
   @   ensures well_formed: plan->kind == HVIPI_PLAN_EX_XMM ==>
   @     xmm_call(plan->control, plan->rdx, plan->r8, &plan->input[0], vector,
   @              plan->valid_bank_mask, plan->banks) && plan->bytes == 0;
-  @   ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_XMM ==>
-  @     \forall integer k; bit64(plan->input[2], k) ==>
-  @       bits_below(plan->input[2], k) < plan->banks &&
-  @       plan->input[3 + bits_below(plan->input[2], k)] != 0;
-  @   ensures bit_coverage: plan->kind == HVIPI_PLAN_EX_XMM ==>
-  @     \forall integer v; 0 <= v < 4096 && bit64(plan->input[2], v / 64) ==>
-  @       (bit64(plan->input[3 + bits_below(plan->input[2], v / 64)], v % 64)
-  @        <==> vp_target{Pre}(HVIPI_SEND, v));
-  @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_XMM ==>
+  @   // The VP set of either sparse kind (spec/hvipi_xmm.h).
+  @   ensures bit_coverage: HVIPI_SPARSE_KIND(plan) ==>
+  @     \let in = HVIPI_SPARSE_INPUT(plan, page);
+  @     \forall integer k; bit64(in[2], k) ==>
+  @       bits_below(in[2], k) < plan->banks &&
+  @       in[3 + bits_below(in[2], k)] != 0;
+  @   ensures bit_coverage: HVIPI_SPARSE_KIND(plan) ==>
+  @     \let in = HVIPI_SPARSE_INPUT(plan, page);
+  @     \forall integer v; 0 <= v < 4096 && bit64(in[2], v / 64) ==>
+  @       (bit64(in[3 + bits_below(in[2], v / 64)], v % 64) <==>
+  @        vp_target{Pre}(HVIPI_SEND, v));
+  @   ensures no_vp_lost: HVIPI_SPARSE_KIND(plan) ==>
   @     \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
-  @       sparse_reads(&plan->input[0], \old(vp_index[c]));
-  @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_XMM ==>
-  @     \forall integer v; sparse_reads(&plan->input[0], v) ==>
+  @       sparse_reads(HVIPI_SPARSE_INPUT(plan, page), \old(vp_index[c]));
+  @   ensures no_spurious_vp: HVIPI_SPARSE_KIND(plan) ==>
+  @     \forall integer v; sparse_reads(HVIPI_SPARSE_INPUT(plan, page), v) ==>
   @       vp_target{Pre}(HVIPI_SEND, v);
   @ complete behaviors;
   @ disjoint behaviors;
@@ -414,17 +403,13 @@ uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids);
   @     ex_header(page, vector, HVIPI_FORMAT_SPARSE) &&
   @     page[2] == plan->valid_bank_mask && popcount64(page[2]) == 1 &&
   @     plan->bytes == HVIPI_EX_HDR_BYTES + 8;
-  @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @     sparse_reads(page, \old(vp_index[cpu]));
-  @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_SPARSE ==>
-  @     \forall integer v; sparse_reads(page, v) ==> v == \old(vp_index[cpu]);
   @   ensures well_formed: plan->kind == HVIPI_PLAN_EX_XMM ==>
   @     xmm_call(plan->control, plan->rdx, plan->r8, &plan->input[0], vector,
   @              plan->valid_bank_mask, 1) && plan->bytes == 0;
-  @   ensures no_vp_lost: plan->kind == HVIPI_PLAN_EX_XMM ==>
-  @     sparse_reads(&plan->input[0], \old(vp_index[cpu]));
-  @   ensures no_spurious_vp: plan->kind == HVIPI_PLAN_EX_XMM ==>
-  @     \forall integer v; sparse_reads(&plan->input[0], v) ==>
+  @   ensures no_vp_lost: HVIPI_SPARSE_KIND(plan) ==>
+  @     sparse_reads(HVIPI_SPARSE_INPUT(plan, page), \old(vp_index[cpu]));
+  @   ensures no_spurious_vp: HVIPI_SPARSE_KIND(plan) ==>
+  @     \forall integer v; sparse_reads(HVIPI_SPARSE_INPUT(plan, page), v) ==>
   @       v == \old(vp_index[cpu]);
   @ complete behaviors;
   @ disjoint behaviors;
