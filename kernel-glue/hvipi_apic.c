@@ -33,13 +33,30 @@ static __always_inline bool hvipi_vector_ok(int vector)
 }
 
 /*
+ * May @ctx have the self-test's fields (test_force_nmi, test_hook) set?
+ * Only self-test contexts set them; hvipi_live never does (struct
+ * hvipi_ctx).  So the live ops, which pass &hvipi_live, a constant, compile
+ * without reading them, and every other context reads them as before.
+ */
+static __always_inline bool hvipi_test_ctx(const struct hvipi_ctx *ctx)
+{
+	return ctx != &hvipi_live;
+}
+
+/* Does @ctx have a test hook?  (Self-test contexts only.) */
+static __always_inline bool hvipi_has_hook(const struct hvipi_ctx *ctx)
+{
+	return hvipi_test_ctx(ctx) && ctx->test_hook;
+}
+
+/*
  * Is this send running in NMI context?  The self-test's contexts can force
  * it (test_force_nmi) to simulate an NMI handler's send; hvipi_live never
  * sets it.
  */
 static __always_inline bool hvipi_in_nmi(const struct hvipi_ctx *ctx)
 {
-	return in_nmi() || ctx->test_force_nmi;
+	return in_nmi() || (hvipi_test_ctx(ctx) && ctx->test_force_nmi);
 }
 
 /*
@@ -65,10 +82,9 @@ static __always_inline u64 *hvipi_fetch_page(const struct hvipi_ctx *ctx)
  * context (irq_fpu_usable() warns there): hvipi_try() hands the core
  * ctx->hints without the XMM hint otherwise.
  */
-static __always_inline u32 hvipi_send_hints(const struct hvipi_ctx *ctx)
+static __always_inline u32 hvipi_send_hints(const struct hvipi_ctx *ctx,
+					    u32 hints)
 {
-	u32 hints = ctx->hints;
-
 	if (likely(!(hints & HVIPI_HINT_XMM_INPUT)))
 		return hints;
 	if (!ctx->xmm || !may_use_simd())
@@ -103,10 +119,11 @@ static __always_inline u64 hvipi_issue(const struct hvipi_ctx *ctx,
 {
 	u64 status;
 
-	switch (plan->kind) {
-	case HVIPI_PLAN_FAST:
+	/* FAST first, in one test: the commonest plan */
+	if (likely(plan->kind == HVIPI_PLAN_FAST))
 		return hvipi_hcall_fast(ctx->hcall_pg, plan->control,
 					plan->rdx, plan->r8);
+	switch (plan->kind) {
 	case HVIPI_PLAN_EX_XMM:
 		/* control, rdx, r8 and xmm0..xmm5 all come from the plan */
 		kernel_fpu_begin();
@@ -158,7 +175,7 @@ static __always_inline bool hvipi_try(const struct hvipi_ctx *ctx, bool one,
 	unsigned long flags;
 	u64 status = 0;
 	u64 *page = NULL;
-	u32 hints;
+	u32 hints, kind;
 	int self;
 	bool sent;
 
@@ -184,11 +201,12 @@ static __always_inline bool hvipi_try(const struct hvipi_ctx *ctx, bool one,
 	 * core plans BAD_VECTOR (or NONE, NOT_RECOMMENDED) before it looks at
 	 * the page or the XMM hint.
 	 */
+	hints = ctx->hints;
 	if (likely(hvipi_vector_ok(vector) && !hvipi_in_nmi(ctx))) {
 		page = hvipi_fetch_page(ctx);
-		hints = hvipi_send_hints(ctx);
+		hints = hvipi_send_hints(ctx, hints);
 	} else {
-		hints = ctx->hints & ~HVIPI_HINT_XMM_INPUT;
+		hints &= ~HVIPI_HINT_XMM_INPUT;
 	}
 	if (!one)
 		hvipi_plan_mask(&plan, cpumask_bits(mask),
@@ -201,18 +219,29 @@ static __always_inline bool hvipi_try(const struct hvipi_ctx *ctx, bool one,
 		hvipi_plan_one(&plan, cpu < 0 ? (u32)self : (u32)cpu,
 			       nr_cpu_ids, ctx->vp_index, (u32)vector,
 			       hints, page, page ? ctx->page_size : 0);
-	if (plan.kind != HVIPI_PLAN_NONE && plan.kind != HVIPI_PLAN_FALLBACK) {
-		if (unlikely(ctx->test_hook))	/* self-test contexts only */
+	/*
+	 * kind is the plan's kind as issued: a local, so that without a hook
+	 * the compiler knows it is neither NONE nor FALLBACK after the issue
+	 * (the hypercall's "memory" clobber would make plan.kind a reload).
+	 * FAST is tested first, alone: the commonest plan takes one compare
+	 * here and one in hvipi_issue().
+	 */
+	kind = plan.kind;
+	if (likely(kind == HVIPI_PLAN_FAST) ||
+	    (kind != HVIPI_PLAN_NONE && kind != HVIPI_PLAN_FALLBACK)) {
+		if (unlikely(hvipi_has_hook(ctx))) {
 			ctx->test_hook(ctx, &plan, page);
+			kind = plan.kind;	/* the hook may change it */
+		}
 		status = hvipi_issue(ctx, &plan, page);
 	}
 	local_irq_restore(flags);
 
 	/* hvipi_issue() fails closed: an unknown kind has a failing status */
-	sent = plan.kind == HVIPI_PLAN_NONE ||
-	       (plan.kind != HVIPI_PLAN_FALLBACK && hvipi_glue_status_ok(status));
+	sent = kind == HVIPI_PLAN_NONE ||
+	       (kind != HVIPI_PLAN_FALLBACK && hvipi_glue_status_ok(status));
 	trace_hvipi_send(mask, cpu < 0 ? self : cpu, self, exclude_self,
-			 vector, plan.kind, plan.reason, plan.banks, status);
+			 vector, kind, plan.reason, plan.banks, status);
 	return sent;
 }
 
@@ -224,51 +253,92 @@ bool hvipi_try_slow(const struct hvipi_ctx *ctx, int cpu, int vector)
 }
 
 /*
- * A send to one other CPU (send_IPI; @cpu >= 0, or INT_MAX for a negative
- * cpu, which the core plans as nothing to send).  The core is asked first
- * with no input page and without the XMM hint: then its plan depends on
- * neither (hvipi_plan_one()'s contract), except that a target VP >= 64
- * that the page or XMM-fast would carry comes back FALLBACK/NO_PAGE.  So
- * every other plan is the one hvipi_try() would make, and it is issued
- * here: FAST needs no page, hence neither the page fetch nor interrupts
- * off (the registers are the whole input, as in Linux's __send_ipi_one()).
- * NO_PAGE, any other kind, a context without hypercall page or VP table,
- * and self-test contexts with a hook go to hvipi_try(), which plans again
- * with the page and the XMM hint, interrupts off, exactly as before.
- * Nothing here touches the per-CPU page, so this is also NMI-safe.
+ * send_IPI's page path: a negative @cpu is no CPU, never the sending one.
+ * @cpu and @vector come first, in the registers the op receives them in,
+ * so that the jump here from the op moves neither.
  */
-static __always_inline bool hvipi_try_one(const struct hvipi_ctx *ctx,
-					  int cpu, int vector)
+static __attribute__((__noinline__))
+void hvipi_send_IPI_slow(int cpu, int vector, const struct hvipi_ctx *ctx)
 {
-	struct hvipi_plan plan;
-	u64 status;
-
-	if (unlikely(!ctx->hcall_pg || !ctx->vp_index || ctx->test_hook))
-		return hvipi_try_slow(ctx, cpu, vector);
-	hvipi_plan_one(&plan, (u32)cpu, nr_cpu_ids, ctx->vp_index, (u32)vector,
-		       ctx->hints & ~HVIPI_HINT_XMM_INPUT, NULL, 0);
-	/* the event reads self only for a mask: -1 as on the no-page path */
-	if (likely(plan.kind == HVIPI_PLAN_FAST)) {
-		status = hvipi_hcall_fast(ctx->hcall_pg, plan.control,
-					  plan.rdx, plan.r8);
-		trace_hvipi_send(NULL, cpu, -1, false, vector, HVIPI_PLAN_FAST,
-				 plan.reason, plan.banks, status);
-		return hvipi_glue_status_ok(status);
-	}
-	if (plan.kind != HVIPI_PLAN_NONE &&
-	    (plan.kind != HVIPI_PLAN_FALLBACK ||
-	     plan.reason == HVIPI_FB_NO_PAGE))
-		return hvipi_try_slow(ctx, cpu, vector);
-	trace_hvipi_send(NULL, cpu, -1, false, vector, plan.kind, plan.reason,
-			 plan.banks, 0);
-	return plan.kind == HVIPI_PLAN_NONE;
+	if (!hvipi_try(ctx, true, NULL, cpu < 0 ? INT_MAX : cpu, false, vector))
+		ctx->orig.send_IPI(cpu, vector);
 }
 
+/*
+ * A send to one other CPU (send_IPI).  The core is asked first with no
+ * input page and without the XMM hint: then its plan depends on neither
+ * (hvipi_plan_one()'s contract), except that a target VP >= 64 that the
+ * page or XMM-fast would carry comes back FALLBACK/NO_PAGE.  So every other
+ * plan is the one hvipi_try() would make, and it is issued here: FAST needs
+ * no page, hence neither the page fetch nor interrupts off (the registers
+ * are the whole input, as in Linux's __send_ipi_one()).  NO_PAGE, any other
+ * kind, a context without hypercall page or VP table, and self-test
+ * contexts with a hook go to hvipi_try(), which plans again with the page
+ * and the XMM hint, interrupts off, exactly as before.  Nothing here
+ * touches the per-CPU page, so this is also NMI-safe.
+ *
+ * A @cpu >= 64 goes to hvipi_try() at once, without the page-less plan:
+ * Hyper-V numbers its VPs as Linux numbers the CPUs as a rule, so its VP is
+ * most likely >= 64 too and the page-less plan would be NO_PAGE, planned
+ * twice.  This only picks which of the two equivalent ways asks the core,
+ * on the CPU number alone (no VP is looked at here): the core still makes
+ * the plan, the same one either way (a VP < 64 is FAST with or without the
+ * page, every other FALLBACK reason is decided before the page is looked
+ * at), and hvipi_try() is the path every one-CPU send took before the
+ * page-less plan existed (a page fetch, counted, and interrupts off, also
+ * when the plan is FAST after all).
+ *
+ * A negative @cpu is no CPU: as a u32 it is at or beyond nr_cpu_ids, so the
+ * core plans NONE; it is traced as INT_MAX and never reaches hvipi_try()
+ * negative (where a negative cpu means the sending CPU).
+ */
 static __always_inline void hvipi_do_send_IPI(const struct hvipi_ctx *ctx,
 					      int cpu, int vector)
 {
-	if (!hvipi_try_one(ctx, cpu < 0 ? INT_MAX : cpu, vector))
-		ctx->orig.send_IPI(cpu, vector);
+	/*
+	 * @cpu and @vector go to the frame beside the plan, whose address
+	 * the core gets: the compiler stores them before the call and
+	 * reloads them where they are used after it (only the trace and the
+	 * cold paths), instead of keeping them in callee-saved registers
+	 * that every send pushes and pops.
+	 */
+	struct {
+		struct hvipi_plan plan;
+		int cpu;
+		int vector;
+	} s;
+	u64 status;
+
+	if (unlikely(cpu >= (int)HVIPI_FAST_VP_LIMIT || !ctx->hcall_pg ||
+		     !ctx->vp_index || hvipi_has_hook(ctx))) {
+		hvipi_send_IPI_slow(cpu, vector, ctx);
+		return;
+	}
+	s.cpu = cpu;
+	s.vector = vector;
+	hvipi_plan_one(&s.plan, (u32)cpu, nr_cpu_ids, ctx->vp_index,
+		       (u32)vector, ctx->hints & ~HVIPI_HINT_XMM_INPUT, NULL, 0);
+	/* the event reads self only for a mask: -1 as on the no-page path */
+	if (likely(s.plan.kind == HVIPI_PLAN_FAST)) {
+		status = hvipi_hcall_fast(ctx->hcall_pg, s.plan.control,
+					  s.plan.rdx, s.plan.r8);
+		trace_hvipi_send(NULL, s.cpu, -1, false, s.vector,
+				 HVIPI_PLAN_FAST, s.plan.reason, s.plan.banks,
+				 status);
+		if (unlikely(!hvipi_glue_status_ok(status)))
+			ctx->orig.send_IPI(s.cpu, s.vector);
+		return;
+	}
+	if (s.plan.kind != HVIPI_PLAN_NONE &&
+	    (s.plan.kind != HVIPI_PLAN_FALLBACK ||
+	     s.plan.reason == HVIPI_FB_NO_PAGE)) {
+		hvipi_send_IPI_slow(s.cpu, s.vector, ctx);
+		return;
+	}
+	trace_hvipi_send(NULL, s.cpu < 0 ? INT_MAX : s.cpu, -1, false,
+			 s.vector, s.plan.kind, s.plan.reason, s.plan.banks, 0);
+	if (s.plan.kind != HVIPI_PLAN_NONE)
+		ctx->orig.send_IPI(s.cpu, s.vector);
 }
 
 void hvipi_ctx_send_IPI(const struct hvipi_ctx *ctx, int cpu, int vector)

@@ -44,7 +44,9 @@ struct hvipi_ctx {
 	 * NMI context (hvipi_in_nmi()); test_hook, when set, is called by
 	 * hvipi_try() with interrupts off after planning and right before the
 	 * hypercall, e.g. to run a nested "NMI" send between the outer send's
-	 * page write and its hypercall, or to corrupt the plan.
+	 * page write and its hypercall, or to corrupt the plan.  The live
+	 * ops do not even read them (hvipi_test_ctx() in hvipi_apic.c): set
+	 * them on a self-test context, never on hvipi_live.
 	 */
 	bool test_force_nmi;
 	void (*test_hook)(const struct hvipi_ctx *ctx, struct hvipi_plan *plan,
