@@ -27,6 +27,11 @@
  * --meta file: name, call and input bytes of each side, number of target
  * VPs, and whether the workload is a big identity broadcast (a target
  * group of the report); and the linux-source package version.
+ *
+ * Then the flush rows ("flush: GVA list", b_flush_all()): hvipi_gva_list()
+ * (both builds) against the real fill_gva_list() and whole-space test of
+ * Linux 6.1's arch/x86/hyperv/mmu.c, counted the same way, checked against
+ * the real hyperv_flush_tlb_multi(); one "@flush" meta line each.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,6 +44,8 @@
 #include "linux_ref.h"
 #include "rx.h"
 #include "kbench.h"		/* and tests/kernel_ref's kref.h */
+#include "kbench_flush.h"
+#include "kflush.h"		/* tests/kernel_ref: the real hyperv_flush_tlb_multi() */
 #include "kref_version.h"	/* KREF_PKG_VERSION, from extract.sh */
 
 #define B_NR_MAX	4096u
@@ -610,6 +617,225 @@ static bool b_check(const struct b_workload *w, uint32_t *nvps,
 	return true;
 }
 
+/* ---- the flush rows: the GVA list of a remote TLB flush ---- */
+
+/*
+ * hvipi_gva_list() against Linux 6.1's fill_gva_list() (mmu.c, through
+ * kbench_mmu.c) on page-aligned ranges of @pages pages from B_FLUSH_START,
+ * with the list room of a non-Ex input page (509 entries) as hvipi's
+ * capacity.  Four sides, each counted as the IPI sides are (b_fmeasure):
+ *   flush-core   hvipi_gva_list(), the userspace build (as core_Ir);
+ *   flush-kcore  hvipi_k_gva_list(), the core as the module builds it;
+ *   flush-fill   fill_gva_list(list, 0, start, end), only on the rows
+ *                where Linux lists (it is not called on a whole-space one);
+ *   flush-test   Linux's choice of the whole-space call (end ==
+ *                TLB_FLUSH_ALL, or (end - start) / 16 MiB > 509).
+ * The report's Linux total is test + fill (fill 0 when not called).
+ */
+struct b_flush {
+	const char *name;
+	uint64_t pages;
+};
+
+static const struct b_flush flushes[] = {
+	{ "gva-1-page", 1 },
+	{ "gva-33-pages", 33 },		/* tlb_single_page_flush_ceiling */
+	{ "gva-4096-pages", 4096 },
+	{ "gva-4097-pages", 4097 },
+	{ "gva-509x4096-pages", 509ull * 4096 },	/* a full non-Ex page */
+	/* one page more than the page lists: hvipi 0; Linux's test still
+	 * says "list" ((end - start) / 16 MiB == 509) and it writes 510 */
+	{ "gva-509x4096+1-pages", 509ull * 4096 + 1 },
+	/* the first page-aligned range Linux flushes as a whole space */
+	{ "gva-510x4096-pages", 510ull * 4096 },
+};
+#define B_NR_FLUSHES	(sizeof(flushes) / sizeof(flushes[0]))
+#define B_FLUSH_START	0x7f0000000000ull	/* page-aligned, user space */
+#define B_FLUSH_WORDS	1024u			/* every side's list buffer */
+#define B_FLUSH_GUARD	16u
+
+enum b_fside { F_CORE, F_KCORE, F_FILL, F_TEST, F_COUNT };
+static const char *const b_fside_name[F_COUNT] = {
+	"flush-core", "flush-kcore", "flush-fill", "flush-test"
+};
+
+static uint64_t b_flist[F_COUNT][B_FLUSH_WORDS];
+static int64_t b_fret[F_COUNT];	/* each side's last result */
+
+static void b_fcall(enum b_fside s, uint64_t start, uint64_t end)
+{
+	switch (s) {
+	case F_CORE:
+		b_fret[s] = hvipi_gva_list(b_flist[s], KBENCH_FLUSH_CAPACITY,
+					   start, end);
+		break;
+	case F_KCORE:
+		b_fret[s] = hvipi_k_gva_list(b_flist[s], KBENCH_FLUSH_CAPACITY,
+					     start, end);
+		break;
+	case F_FILL:
+		b_fret[s] = kbench_fill_gva_list(b_flist[s], start, end);
+		break;
+	case F_TEST:
+		b_fret[s] = kbench_flush_space(start, end);
+		break;
+	case F_COUNT:
+		break;
+	}
+}
+
+/* As b_measure(): warm-up, zero, 1 call + dump, @reps calls + dump. */
+static void b_fmeasure(enum b_fside s, const struct b_flush *f,
+		       unsigned int reps)
+{
+	uint64_t end = B_FLUSH_START + f->pages * 4096u;
+	unsigned int r;
+
+	b_fcall(s, B_FLUSH_START, end);
+	CALLGRIND_ZERO_STATS;
+	b_fcall(s, B_FLUSH_START, end);
+	CALLGRIND_DUMP_STATS_AT(b_dump_label(b_fside_name[s], f->name, 1));
+	for (r = 0; r < reps; r++)
+		b_fcall(s, B_FLUSH_START, end);
+	CALLGRIND_DUMP_STATS_AT(b_dump_label(b_fside_name[s], f->name, reps));
+}
+
+/*
+ * The real hyperv_flush_tlb_multi() (tests/kernel_ref/kflush_mmu.c: mmu.c
+ * as hyperv_setup_mmu_ops() installs it), non-Ex: 4 CPUs, VP = CPU, a
+ * flush of CPUs 1 and 2 (a processor mask, not "all"), with an mm.  Its
+ * input page has a guard after it: Linux may write one entry past it.
+ */
+static uint64_t b_fpage[512 + B_FLUSH_GUARD] __attribute__((aligned(4096)));
+static struct cpumask b_fcpus, b_fpresent;
+static uint32_t b_fvp[4] = { 0, 1, 2, 3 };
+
+static bool b_flush_env(void)
+{
+	struct kref_env e;
+	uint32_t c;
+
+	memset(&b_fcpus, 0, sizeof(b_fcpus));
+	memset(&b_fpresent, 0, sizeof(b_fpresent));
+	for (c = 0; c < 4; c++)
+		b_set_bit(b_fpresent.bits, c);
+	b_set_bit(b_fcpus.bits, 1);
+	b_set_bit(b_fcpus.bits, 2);
+	memset(&e, 0, sizeof(e));
+	e.nr_cpu_ids = 4;
+	e.vp_index = b_fvp;
+	e.max_vp_index = 3;
+	e.ex_hint = true;
+	e.present = &b_fpresent;
+	e.online = &b_fpresent;
+	e.input_page = b_fpage;
+	e.self = 0;
+	return kflush_setup(&e);
+}
+
+/*
+ * Outside the measurement: every side did what the row says, and the
+ * Linux wrappers did what the real hyperv_flush_tlb_multi() does on the
+ * same range: the same choice (whole space or list), the same entries.
+ * hvipi lists ceil(pages / 4096) entries when that is at most 509, else
+ * 0; its list and Linux's are the same words whenever it lists.  *@lnx_n:
+ * the entries Linux wrote (0 for the whole space); *@lnx_call its call.
+ */
+static bool b_flush_check(const struct b_flush *f, bool space,
+			  uint32_t *lnx_n, const char **lnx_call)
+{
+	uint64_t end = B_FLUSH_START + f->pages * 4096u;
+	uint64_t want_n = (f->pages + 4095u) / 4096u;
+	uint32_t hv_n = want_n <= KBENCH_FLUSH_CAPACITY ? (uint32_t)want_n : 0;
+	struct kflush_call k;
+	uint32_t code, reps;
+
+	if (b_fret[F_CORE] != hv_n || b_fret[F_KCORE] != hv_n ||
+	    memcmp(b_flist[F_CORE], b_flist[F_KCORE], hv_n * 8u) != 0) {
+		fprintf(stderr, "bench: %s: hvipi listed %" PRId64 " / %" PRId64 " entries, expected %u\n",
+			f->name, b_fret[F_CORE], b_fret[F_KCORE], hv_n);
+		return false;
+	}
+	if (b_fret[F_TEST] != space ||
+	    (!space && (b_fret[F_FILL] != (int64_t)want_n ||
+			(hv_n && memcmp(b_flist[F_FILL], b_flist[F_CORE], hv_n * 8u) != 0)))) {
+		fprintf(stderr, "bench: %s: Linux's wrappers: space %" PRId64 ", fill %" PRId64 " (want %" PRIu64 " entries)\n",
+			f->name, b_fret[F_TEST], b_fret[F_FILL], want_n);
+		return false;
+	}
+	memset(b_fpage, 0, sizeof(b_fpage));
+	kflush_multi(&b_fcpus, true, B_FLUSH_START, end, &k);
+	code = (uint32_t)(k.control & 0xffffu);
+	reps = (uint32_t)((k.control >> 32) & 0xfffu);
+	if (k.nr_native || k.nr_hcalls != 1 ||
+	    code != (space ? KFLUSH_SPACE : KFLUSH_LIST) ||
+	    reps != (space ? 0 : want_n) ||
+	    (!space && memcmp(b_fpage + 3, b_flist[F_FILL], want_n * 8u) != 0)) {
+		fprintf(stderr, "bench: %s: the real hyperv_flush_tlb_multi() does not do what the wrappers say (code %#x, reps %u)\n",
+			f->name, code, reps);
+		return false;
+	}
+	*lnx_n = space ? 0 : (uint32_t)want_n;
+	*lnx_call = space ? "space" : 3u + want_n > 512u ? "list>page" : "list";
+	return true;
+}
+
+/*
+ * Every flush row (or @only); measured unless @measure is false.  Writes
+ * one "@flush" line per row to @meta.
+ */
+static bool b_flush_all(FILE *meta, const char *only, unsigned int reps,
+			bool measure, bool *found)
+{
+	bool ok = true;
+	unsigned int i;
+	int s;
+
+	if (kbench_max_gvas() != KBENCH_FLUSH_CAPACITY) {
+		fprintf(stderr, "bench: mmu.c's non-Ex max_gvas is %u, not %u\n",
+			kbench_max_gvas(), KBENCH_FLUSH_CAPACITY);
+		return false;
+	}
+	if (meta)
+		fprintf(meta, "# @flush\trange\tpages\tcapacity\thvipi_entries\tkernel_entries\tkernel_call\n");
+	for (i = 0; i < B_NR_FLUSHES; i++) {
+		const struct b_flush *f = &flushes[i];
+		uint64_t end = B_FLUSH_START + f->pages * 4096u;
+		const char *lnx_call = "?";
+		uint32_t lnx_n = 0;
+		bool space;
+
+		if (only && strcmp(only, f->name))
+			continue;
+		*found = true;
+		memset(b_flist, 0, sizeof(b_flist));
+		memset(b_fret, 0xff, sizeof(b_fret));
+		/* Linux's choice, to know whether it calls fill_gva_list() */
+		space = kbench_flush_space(B_FLUSH_START, end);
+		for (s = 0; s < F_COUNT; s++) {
+			if (s == F_FILL && space)
+				continue;	/* Linux does not call it */
+			if (measure)
+				b_fmeasure((enum b_fside)s, f, reps);
+			else
+				b_fcall((enum b_fside)s, B_FLUSH_START, end);
+		}
+		if (!b_flush_env()) {
+			fprintf(stderr, "bench: hyperv_setup_mmu_ops() did not install hyperv_flush_tlb_multi\n");
+			return false;
+		}
+		if (!b_flush_check(f, space, &lnx_n, &lnx_call)) {
+			ok = false;
+			continue;
+		}
+		if (meta)
+			fprintf(meta, "@flush\t%s\t%" PRIu64 "\t%u\t%" PRId64 "\t%u\t%s\n",
+				f->name, f->pages, KBENCH_FLUSH_CAPACITY,
+				b_fret[F_CORE], lnx_n, lnx_call);
+	}
+	return ok;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -641,6 +867,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[a], "--list")) {
 			for (i = 0; i < B_NR_WORKLOADS; i++)
 				printf("%s\n", workloads[i].name);
+			for (i = 0; i < B_NR_FLUSHES; i++)
+				printf("%s\n", flushes[i].name);
 			return 0;
 		} else
 			usage();
@@ -708,6 +936,10 @@ int main(int argc, char **argv)
 				b_call_name(sent.kind[S_KERNEL]), sent.bytes[S_KERNEL],
 				nvps, w->big_broadcast);
 	}
+	/* The flush rows, after the IPI ones (kflush_setup() resets the
+	 * kernel_ref environment); not with a profile (IPI sides only). */
+	if (!profile && !b_flush_all(meta, only, reps, measured < 0, &found))
+		ok = false;
 	if (meta && fclose(meta)) {
 		perror(meta_path);
 		return 2;

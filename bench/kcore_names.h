@@ -5,10 +5,14 @@
  * its public names get a prefix, in it and in the glue that calls it
  * (gcc -include).  The names also keep callgrind's --toggle-collect on
  * hvipi_plan_mask/hvipi_plan_one (the core-only column) from firing inside
- * a glue send.
+ * a glue send, and hvipi_gva_list's (the flush rows' core-only column)
+ * apart from the module build's hvipi_k_gva_list.
  */
 #define hvipi_control	hvipi_k_control
 #define hvipi_status_ok	hvipi_k_status_ok
 #define hvipi_plan_mask	hvipi_k_plan_mask
 #define hvipi_plan_one	hvipi_k_plan_one
 #define hvipi_vp_ident	hvipi_k_vp_ident
+#define hvipi_gva_list	hvipi_k_gva_list
+#define hvipi_rep_control	hvipi_k_rep_control
+#define hvipi_rep_next	hvipi_k_rep_next

@@ -48,6 +48,28 @@ struct r_row {
 
 static struct r_row rows[R_MAX];
 static int nrows;
+
+/*
+ * The flush rows ("@flush" lines of the meta file, "flush-*" sides of the
+ * dumps): hvipi_gva_list() in both builds against Linux 6.1's
+ * fill_gva_list() and its whole-space test.  Linux's total is the sum of
+ * the two (fill 0 on a whole-space row, where Linux does not call it).
+ */
+enum { F_CORE, F_KCORE, F_FILL, F_TEST, F_COUNT };
+static const char *const fside_name[F_COUNT] = {
+	"flush-core", "flush-kcore", "flush-fill", "flush-test"
+};
+
+struct r_frow {
+	char name[R_NAME];
+	unsigned long long pages;
+	unsigned long capacity, hv_n, lnx_n;
+	char lnx_call[R_NAME];
+	long long ir[F_COUNT][2];	/* as r_row's; fill: -1 on "space" rows */
+};
+
+static struct r_frow frows[R_MAX];
+static int nfrows;
 static unsigned long reps;
 static char package[R_LINE] = "?";
 
@@ -81,6 +103,27 @@ static int r_read_meta(const char *path)
 		}
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
+		if (!strncmp(line, "@flush\t", 7)) {
+			struct r_frow *fr = &frows[nfrows];
+
+			if (nfrows == R_MAX) {
+				fprintf(stderr, "bench_report: too many flush rows\n");
+				fclose(f);
+				return -1;
+			}
+			memset(fr, 0, sizeof(*fr));
+			if (sscanf(line + 7, "%63[^\t]\t%llu\t%lu\t%lu\t%lu\t%63[^\t\n]",
+				   fr->name, &fr->pages, &fr->capacity, &fr->hv_n,
+				   &fr->lnx_n, fr->lnx_call) != 6) {
+				fprintf(stderr, "bench_report: %s: bad line: %s", path, line);
+				fclose(f);
+				return -1;
+			}
+			for (s = 0; s < F_COUNT; s++)
+				fr->ir[s][0] = fr->ir[s][1] = -1;
+			nfrows++;
+			continue;
+		}
 		if (nrows == R_MAX) {
 			fprintf(stderr, "bench_report: too many workloads\n");
 			fclose(f);
@@ -104,6 +147,56 @@ static int r_read_meta(const char *path)
 	}
 	fclose(f);
 	return 0;
+}
+
+/* A flush row's dump. */
+static int r_read_fdump(const char *path, const char *side, const char *name,
+			unsigned long calls, long long total)
+{
+	struct r_frow *fr = NULL;
+	int i, s;
+
+	for (i = 0; i < nfrows; i++)
+		if (!strcmp(frows[i].name, name))
+			fr = &frows[i];
+	if (!fr) {
+		fprintf(stderr, "bench_report: %s: flush row %s not in the meta file\n",
+			path, name);
+		return -1;
+	}
+	for (s = 0; s < F_COUNT && strcmp(side, fside_name[s]); s++)
+		;
+	if (s == F_COUNT) {
+		fprintf(stderr, "bench_report: %s: unknown side %s\n", path, side);
+		return -1;
+	}
+	if (calls == 1)
+		fr->ir[s][0] = total;
+	else if (calls == reps)
+		fr->ir[s][1] = total;
+	else {
+		fprintf(stderr, "bench_report: %s: %lu calls, expected 1 or %lu\n",
+			path, calls, reps);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whole-space rows: Linux does not call fill_gva_list(), no fill dump. */
+static int r_fspace(const struct r_frow *fr)
+{
+	return !strcmp(fr->lnx_call, "space");
+}
+
+static double r_fratio(long long a, long long b)
+{
+	return b > 0 ? (double)a / (double)b : 0.0;
+}
+
+/* Linux's instructions for the range: the test, then fill when it lists. */
+static long long r_flnx(const struct r_frow *fr)
+{
+	return fr->ir[F_TEST][0] + fr->ir[F_FILL][0];
 }
 
 /* One dump file: its trigger label and its total. */
@@ -137,6 +230,8 @@ static int r_read_dump(const char *path)
 		fprintf(stderr, "bench_report: %s: cannot read label/summary\n", path);
 		return -1;
 	}
+	if (!strncmp(side, "flush-", 6))
+		return r_read_fdump(path, side, name, calls, total);
 	r = r_find(name);
 	if (!r) {
 		fprintf(stderr, "bench_report: %s: workload %s not in the meta file\n",
@@ -306,6 +401,35 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	for (i = 0; i < nfrows; i++) {
+		struct r_frow *fr = &frows[i];
+		int s;
+
+		for (s = 0; s < F_COUNT; s++) {
+			if (s == F_FILL && r_fspace(fr)) {
+				if (fr->ir[s][0] >= 0 || fr->ir[s][1] >= 0) {
+					fprintf(stderr, "bench_report: %s: fill_gva_list counted on a whole-space row\n",
+						fr->name);
+					bad = 1;
+				}
+				fr->ir[s][0] = fr->ir[s][1] = 0;
+				continue;
+			}
+			if (fr->ir[s][0] < 0 || fr->ir[s][1] < 0) {
+				fprintf(stderr, "bench_report: %s: %s: dump missing\n",
+					fr->name, fside_name[s]);
+				bad = 1;
+			} else if (fr->ir[s][1] != (long long)reps * fr->ir[s][0]) {
+				fprintf(stderr, "bench_report: %s: %s: %lld for 1 call but %lld for %lu: not deterministic\n",
+					fr->name, fside_name[s], fr->ir[s][0], fr->ir[s][1], reps);
+				bad = 1;
+			} else if (fr->ir[s][0] == 0) {
+				fprintf(stderr, "bench_report: %s: %s: 0 instructions: the toggle did not catch the call\n",
+					fr->name, fside_name[s]);
+				bad = 1;
+			}
+		}
+	}
 	if (bad)
 		return 1;
 
@@ -334,6 +458,43 @@ int main(int argc, char **argv)
 		       r->call[S_HVIPI], r->call[S_KERNEL], r->call[S_REF]);
 	}
 
+	if (nfrows) {
+		printf("\nflush: GVA list.  hvipi_gva_list() against the real fill_gva_list() of\n"
+		       "arch/x86/hyperv/mmu.c (%s, compiled unchanged), page-aligned ranges,\n"
+		       "capacity %lu entries (a non-Ex input page).  Instructions per call as above.\n"
+		       "core = hvipi_gva_list (userspace build), kcore = the same as the module builds it;\n"
+		       "fill = fill_gva_list(list, 0, start, end) alone (\"-\": not called, Linux flushes the\n"
+		       "whole space); test = Linux's whole-space test alone; lnx = test + fill, what\n"
+		       "hyperv_flush_tlb_multi() runs for the list.  k/fill: kcore over fill (over test on a\n"
+		       "whole-space row).  _n: entries written, _B: their bytes (8 each); lnx_call: what the\n"
+		       "real hyperv_flush_tlb_multi() did on the range (checked), list>page: one entry past\n"
+		       "its input page.\n\n",
+		       package, frows[0].capacity);
+		printf("%-22s %8s %8s %8s %7s %7s %7s %6s %6s %6s %4s %5s %5s %5s  %s\n",
+		       "range", "pages", "core_Ir", "kcore_Ir", "fill_Ir", "test_Ir",
+		       "lnx_Ir", "k/fill", "k/lnx", "c/lnx", "hv_n", "lnx_n",
+		       "hv_B", "lnx_B", "lnx_call");
+		for (i = 0; i < nfrows; i++) {
+			const struct r_frow *fr = &frows[i];
+			char fill[32];
+
+			if (r_fspace(fr))
+				snprintf(fill, sizeof(fill), "-");
+			else
+				snprintf(fill, sizeof(fill), "%lld", fr->ir[F_FILL][0]);
+			printf("%-22s %8llu %8lld %8lld %8s %7lld %7lld %6.3f %6.3f %6.3f %4lu %5lu %5lu %5lu  %s\n",
+			       fr->name, fr->pages, fr->ir[F_CORE][0],
+			       fr->ir[F_KCORE][0], fill, fr->ir[F_TEST][0],
+			       r_flnx(fr),
+			       r_fratio(fr->ir[F_KCORE][0], r_fspace(fr) ?
+					fr->ir[F_TEST][0] : fr->ir[F_FILL][0]),
+			       r_fratio(fr->ir[F_KCORE][0], r_flnx(fr)),
+			       r_fratio(fr->ir[F_CORE][0], r_flnx(fr)),
+			       fr->hv_n, fr->lnx_n, 8 * fr->hv_n, 8 * fr->lnx_n,
+			       fr->lnx_call);
+		}
+	}
+
 	jf = fopen(json, "w");
 	if (!jf) {
 		perror(json);
@@ -360,7 +521,39 @@ int main(int argc, char **argv)
 			r->bytes[S_REF], r->call[S_HVIPI], r->call[S_GLUE],
 			r->call[S_KERNEL], r->call[S_REF], r_gk(r),
 			r_ratio(r, S_HVIPI, S_KERNEL), r_cm(r), package,
-			i + 1 < nrows ? "," : "");
+			i + 1 < nrows || nfrows ? "," : "");
+	}
+	for (i = 0; i < nfrows; i++) {
+		const struct r_frow *fr = &frows[i];
+		char fill[32];
+
+		if (r_fspace(fr))
+			snprintf(fill, sizeof(fill), "null");
+		else
+			snprintf(fill, sizeof(fill), "%lld", fr->ir[F_FILL][0]);
+		fprintf(jf, "  {\"section\": \"flush-gva-list\", \"workload\": \"%s\", "
+			"\"pages\": %llu, \"capacity\": %lu, "
+			"\"hvipi_instructions\": %lld, "
+			"\"hvipi_module_build_instructions\": %lld, "
+			"\"kernel_fill_gva_list_instructions\": %s, "
+			"\"kernel_space_test_instructions\": %lld, "
+			"\"kernel_instructions\": %lld, "
+			"\"hvipi_entries\": %lu, \"kernel_entries\": %lu, "
+			"\"hvipi_input_bytes\": %lu, \"kernel_input_bytes\": %lu, "
+			"\"kernel_call\": \"%s\", "
+			"\"ratio_module_build_fill\": %.4f, "
+			"\"ratio_module_build_kernel\": %.4f, "
+			"\"ratio_hvipi_kernel\": %.4f, "
+			"\"kernel_package\": \"%s\"}%s\n",
+			fr->name, fr->pages, fr->capacity, fr->ir[F_CORE][0],
+			fr->ir[F_KCORE][0], fill, fr->ir[F_TEST][0],
+			r_flnx(fr), fr->hv_n, fr->lnx_n, 8 * fr->hv_n,
+			8 * fr->lnx_n, fr->lnx_call,
+			r_fratio(fr->ir[F_KCORE][0], r_fspace(fr) ?
+				 fr->ir[F_TEST][0] : fr->ir[F_FILL][0]),
+			r_fratio(fr->ir[F_KCORE][0], r_flnx(fr)),
+			r_fratio(fr->ir[F_CORE][0], r_flnx(fr)), package,
+			i + 1 < nfrows ? "," : "");
 	}
 	fprintf(jf, "]\n");
 	if (fclose(jf)) {

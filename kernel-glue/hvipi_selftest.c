@@ -31,6 +31,7 @@ struct hvipi_test {
 
 static const struct hvipi_test hvipi_tests[] = {
 	{ "hcall_asm_forms_on_fake_page", test_hcall_asm_forms },
+	{ "rep_call_loop_on_fake_page", test_rep_call_loop },
 	{ "receiver_model_rejects_malformed", test_receiver_model_rejects },
 	{ "glue_vp_table_identity", test_table_identity },
 	{ "glue_vp_table_permuted", test_table_permuted },

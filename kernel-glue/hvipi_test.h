@@ -28,6 +28,7 @@ struct hvipi_fake_rec {
 	u64 xmm[HVIPI_XMM_WORDS];	/* xmm0 low, xmm0 high, xmm1 low, ... */
 	u64 calls;
 	u64 status;			/* returned in rax */
+	u64 step;			/* added to status after each call */
 };
 
 extern struct hvipi_fake_rec hvipi_fake_rec;
@@ -136,6 +137,7 @@ void hvipi_test_teardown(bool probe);
 
 /* hvipi_test_asm.c: the asm forms, the receiver model, issue fails closed */
 void test_hcall_asm_forms(void);
+void test_rep_call_loop(void);
 void test_receiver_model_rejects(void);
 void test_unknown_plan_kind_fails_closed(void);
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * hvipi_test_asm.c - self-test: the three hypercall asm forms against the
- * fake page, called directly; the receiver model's own rejections; and
+ * fake page, called directly; the rep-call loop (hvipi_rep.h) against the
+ * fake page's growing "reps completed"; the receiver model's own
+ * rejections; and
  * hvipi_issue() failing closed on a plan it cannot issue.
  */
 #include <linux/bitmap.h>
@@ -15,6 +17,7 @@
 
 #include "hvipi_glue.h"
 #include "hvipi_hcall.h"
+#include "hvipi_rep.h"
 #include "hvipi_rx.h"
 #include "hvipi_test.h"
 #include "hvipi_test_hooks.h"
@@ -61,6 +64,65 @@ void test_hcall_asm_forms(void)
 	}
 	CHECK(hvipi_fake_rec.calls == (may_use_simd() ? 1u : 0u),
 	      "calls %llu", hvipi_fake_rec.calls);
+}
+
+/* A result word: status in bits 15:0, reps completed in bits 43:32. */
+#define REP_RES(status, reps)	((u64)(status) | ((u64)(reps) << 32))
+
+/*
+ * The rep-call loop (hvipi_rep.h) on the fake page, whose result grows by
+ * its step after every call: each call is the first one's control word
+ * with the rep start at the reps completed so far; the loop ends on all
+ * reps done, on a failure, and on a success without progress.
+ */
+void test_rep_call_loop(void)
+{
+	void *pg = (void *)hvipi_fake_hcall;
+	u64 gpa = virt_to_phys(hvipi_st.self_page);
+	u64 ctl = hvipi_rep_control(0x0003, 0, 5);
+	u64 bad = 0x5;	/* HV_STATUS_INVALID_PARAMETER, a failing status */
+	unsigned int calls;
+	u64 res;
+
+	CHECK(ctl == 0x500000003ull, "rep control %#llx", ctl);
+	/* one rep a call: five calls, the last from rep 4 */
+	hvipi_fake_reset(REP_RES(0, 1));
+	hvipi_fake_rec.step = REP_RES(0, 1);
+	res = hvipi_rep_call(pg, ctl, gpa, bad, &calls);
+	CHECK(res == REP_RES(0, 5) && calls == 5 && hvipi_fake_rec.calls == 5,
+	      "1 a call: result %#llx, %u calls", res, calls);
+	CHECK(hvipi_fake_rec.rcx == (ctl | (4ull << 48)) &&
+	      hvipi_fake_rec.rdx == gpa && hvipi_fake_rec.r8 == 0,
+	      "1 a call: last control %#llx", hvipi_fake_rec.rcx);
+	/* all at once: one call */
+	hvipi_fake_reset(REP_RES(0, 5));
+	res = hvipi_rep_call(pg, ctl, gpa, bad, &calls);
+	CHECK(res == REP_RES(0, 5) && calls == 1 && hvipi_fake_rec.rcx == ctl,
+	      "all at once: result %#llx, %u calls", res, calls);
+	/* two a call: 2, 4, then 6 of 5 reps: BAD on the third call */
+	hvipi_fake_reset(REP_RES(0, 2));
+	hvipi_fake_rec.step = REP_RES(0, 2);
+	res = hvipi_rep_call(pg, ctl, gpa, bad, &calls);
+	CHECK(res == bad && calls == 3 && hvipi_fake_rec.rcx == (ctl | (4ull << 48)),
+	      "past the count: result %#llx, %u calls, last %#llx", res, calls,
+	      hvipi_fake_rec.rcx);
+	/* no progress after the first rep: BAD on the second call */
+	hvipi_fake_reset(REP_RES(0, 1));
+	res = hvipi_rep_call(pg, ctl, gpa, bad, &calls);
+	CHECK(res == bad && calls == 2 && hvipi_fake_rec.rcx == (ctl | (1ull << 48)),
+	      "stalled: result %#llx, %u calls", res, calls);
+	/* a failure on the first call */
+	hvipi_fake_reset(REP_RES(3, 0));
+	res = hvipi_rep_call(pg, ctl, gpa, bad, &calls);
+	CHECK(res == REP_RES(3, 0) && calls == 1, "failed: result %#llx, %u calls",
+	      res, calls);
+	/* rep count 0 (a Space flush): one call, done on success */
+	ctl = hvipi_rep_control(0x0002, 0, 0);
+	hvipi_fake_reset(0);
+	res = hvipi_rep_call(pg, ctl, gpa, bad, &calls);
+	CHECK(res == 0 && calls == 1 && hvipi_fake_rec.rcx == 0x2,
+	      "space: result %#llx, %u calls", res, calls);
+	hvipi_fake_reset(0);
 }
 
 /* The receiver model itself rejects what it must. */

@@ -132,7 +132,8 @@ CLAIMS = [
         "statement": (
             "The input never exceeds the page: plan.bytes <= page_size, "
             "and no page word at or beyond plan.bytes / 8 is modified (an "
-            "EX_XMM plan has plan.bytes 0: the page is not touched)."),
+            "EX_XMM plan has plan.bytes 0: the page is not touched); "
+            "hvipi_gva_list writes no word at or beyond its rep count."),
         "not": (
             "That the page is the CPU's mapped hypercall input page, not "
             "used concurrently (interrupts off is the glue's job), or that "
@@ -197,6 +198,70 @@ CLAIMS = [
         "not": (
             "What the glue puts in the registers it sets itself (the page "
             "GPA of an Ex call)."),
+    },
+    {
+        "id": "gva_coverage",
+        "kind": "label",
+        "statement": (
+            "Remote TLB flush, the GVA list (hvipi_gva_list): for a range "
+            "[start, end) that needs at most `capacity` entries, every page "
+            "the range touches (page numbers start / 4096 .. (end - 1) / "
+            "4096) is covered, as a receiver reads an HV_GVA_RANGE entry "
+            "(page number in bits 63:12, additional pages in bits 11:0; "
+            "`gva_covers`), by entry (p - first) / 4096 of the list, which "
+            "lies below the returned rep count."),
+        "not": (
+            "That the hypervisor reads the entries as the TLFS says (KVM "
+            "6.1 ignores the list and flushes everything); the flush "
+            "planner and glue that place the list in the page and issue "
+            "the call (not written yet: spec/FLUSH_RULES.md)."),
+    },
+    {
+        "id": "no_spurious_page",
+        "kind": "label",
+        "statement": (
+            "No entry of the GVA list covers a page outside the pages the "
+            "range touches: a list never flushes more than it was asked "
+            "to (a whole-space flush is the caller's choice when the list "
+            "would not fit: the function returns 0 then)."),
+        "not": (
+            "Large pages: a GVA inside a large page flushes the whole "
+            "large page (TLFS); that is the hypervisor's reading."),
+    },
+    {
+        "id": "gva_exact",
+        "kind": "label",
+        "label": r"(?:list_exact|gva_count)",
+        "statement": (
+            "The GVA list is exact and minimal: its rep count is the "
+            "fewest entries of at most 4096 pages that cover the range "
+            "(`gva_entries`), or 0 (nothing written) when the range is "
+            "empty or needs more entries than `capacity`; entry j is page "
+            "first + 4096 j with min(4095, last - first - 4096 j) "
+            "additional pages (`gva_entry`), so the entries are in "
+            "address order and do not overlap."),
+        "not": (
+            "That `capacity` is the room left in the page (the planner's "
+            "job)."),
+    },
+    {
+        "id": "rep_continuation",
+        "kind": "label",
+        "label": r"rep_\w+",
+        "statement": (
+            "Rep hypercalls (the GVA list flushes; hvipi_rep_next): after "
+            "a call that returned success with reps completed strictly "
+            "between its rep start and its rep count, the next call is the "
+            "same call (code, variable header, rep count, fast bit and "
+            "reserved bits zero) with the rep start set to the reps "
+            "completed, which is strictly more than before, so a caller's "
+            "loop issues at most rep-count calls; a failed status stops it "
+            "(FAILED); a success whose reps completed make no progress or "
+            "exceed the rep count is BAD, never an endless loop; a rep "
+            "count of 0 or all reps done is DONE."),
+        "not": (
+            "That the hypervisor reports reps completed as the TLFS says; "
+            "the glue's loop around it (not written yet)."),
     },
     {
         "id": "termination",

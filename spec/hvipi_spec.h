@@ -8,6 +8,7 @@
 #include "hvipi_targets.h"
 #include "hvipi_receiver.h"
 #include "hvipi_select.h"
+#include "hvipi_flush.h"
 
 /*@
   // Decoding what ctl_make built gives the fields back, reserved bits 0.

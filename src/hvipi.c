@@ -51,6 +51,83 @@ bool hvipi_status_ok(uint64_t status)
 	return status % 0x10000u == 0;
 }
 
+uint64_t hvipi_rep_control(uint32_t code, uint32_t var_hdr, uint32_t rep_count)
+{
+	/* The fields do not overlap: + and * place them as | and <<. */
+	return (uint64_t)code +
+	       (uint64_t)var_hdr * (1ull << HVIPI_CTL_VARHDR_SHIFT) +
+	       (uint64_t)rep_count * (1ull << HVIPI_CTL_REP_COUNT_SHIFT);
+}
+
+enum hvipi_rep_step hvipi_rep_next(uint64_t control, uint64_t result,
+				   uint64_t *next)
+{
+	/* Bits 43:32 and 59:48 (the compiler emits shifts and masks). */
+	uint64_t count = control / (1ull << HVIPI_CTL_REP_COUNT_SHIFT) % 4096u;
+	uint64_t start = control / (1ull << HVIPI_CTL_REP_START_SHIFT) % 4096u;
+	uint64_t done = result / (1ull << HVIPI_CTL_REP_COUNT_SHIFT) % 4096u;
+
+	*next = control;
+	if (result % 0x10000u != 0)
+		return HVIPI_REP_FAILED;
+	if (count == 0 || done == count)
+		return HVIPI_REP_DONE;
+	if (done <= start || done > count)
+		return HVIPI_REP_BAD;
+	/* The rep start field replaced: it is below done, so no wrap. */
+	*next = control + (done - start) * (1ull << HVIPI_CTL_REP_START_SHIFT);
+	/*@ assert restart: ctl_rep_is(*next, ctl_code(control),
+	  @   ctl_varhdr(control), count, done); */
+	return HVIPI_REP_AGAIN;
+}
+
+uint32_t hvipi_gva_list(uint64_t *list, uint32_t capacity, uint64_t start,
+			uint64_t end)
+{
+	uint64_t first, last, d, span, n, page;
+	uint32_t i;
+
+	if (end <= start)
+		return 0;
+	/*
+	 * Page numbers (/ 4096 and % 4096 are the >> 12 and & 0xfff the
+	 * compiler emits).  last - first is counted from the distance end - 1
+	 * - start, which cannot wrap here, so that EVA sees no wrap either.
+	 */
+	first = start / 4096u;
+	d = end - 1 - start;
+	span = d / 4096u + (start % 4096u + d % 4096u) / 4096u;
+	last = first + span;
+	/*@ assert last_page: last == (end - 1) / 4096; */
+	n = span / HVIPI_GVA_PAGES_MAX + 1;
+	if (n > capacity)
+		return 0;
+	page = first;
+	/*
+	 * One entry per 4096 pages; the loop ends after entry n - 1, the
+	 * first whose 4096 pages reach past last (the test on page, not on
+	 * i, lets EVA see that page <= last in the body).
+	 */
+	/*@ loop invariant count: 0 <= i <= n;
+	  @ loop invariant at_page: page == first + 4096 * i;
+	  @ loop invariant written: \forall integer j; 0 <= j < i ==>
+	  @   list[j] == gva_entry(first, last, j);
+	  @ loop assigns i, page, list[0 .. n - 1];
+	  @ loop variant n - i;
+	  @*/
+	for (i = 0; page <= last; i++) {
+		uint64_t more = last - page;
+
+		/*
+		 * page * 4096 has bits 11:0 clear, so + places the count of
+		 * additional pages as | would.
+		 */
+		list[i] = page * 4096u + (more < 4095u ? more : 4095u);
+		page += HVIPI_GVA_PAGES_MAX;
+	}
+	return (uint32_t)n;
+}
+
 /*
  * The target set as the single pass reads it: dense bank words, one per
  * bank of 64 VPs (bit i of word[k]: VP 64k + i is a target), and flags.

@@ -39,6 +39,8 @@
 #define HVIPI_CTL_FAST_SHIFT	16
 #define HVIPI_CTL_VARHDR_SHIFT	17
 #define HVIPI_CTL_VARHDR_MAX	1023u	/* 10-bit field */
+#define HVIPI_CTL_REP_COUNT_SHIFT	32	/* also reps completed in a result */
+#define HVIPI_CTL_REP_START_SHIFT	48
 
 /* Ex input formats. */
 #define HVIPI_FORMAT_SPARSE	0u
@@ -417,6 +419,108 @@ uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids);
 void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 		    const uint32_t *vp_index, uint32_t vector, uint32_t hints,
 		    uint64_t *page, uint32_t page_size);
+
+/*
+ * The GVA list of a remote TLB flush (HvCallFlushVirtualAddressList and
+ * its Ex form) for the addresses [start, end): entries of at most 4096
+ * pages (TLFS HV_GVA_RANGE: page number in bits 63:12, additional pages
+ * in bits 11:0), the fewest that cover every page the range touches, in
+ * address order, written to list[0 .. n-1].  Returns n, the rep count of
+ * the call.  Returns 0 and writes nothing when the range is empty
+ * (end <= start) or needs more than capacity entries: the caller then
+ * flushes nothing or the whole address space (spec/FLUSH_RULES.md).
+ * The flush planner places list at its word in the input page, with
+ * capacity the words left before the page's end.
+ */
+#define HVIPI_GVA_PAGES_MAX	4096u	/* pages one entry covers, at most */
+
+/*@ requires list_valid: \valid(list + (0 .. capacity - 1));
+  @ assigns list[0 .. capacity - 1];
+  @ ensures gva_count: \result == (gva_entries(start, end) <= capacity ?
+  @   gva_entries(start, end) : 0);
+  @ ensures list_exact: \forall integer j; 0 <= j < \result ==>
+  @   list[j] == gva_entry(gva_first(start), gva_last(end), j);
+  @ ensures gva_coverage: \result > 0 ==>
+  @   \forall integer p; gva_first(start) <= p <= gva_last(end) ==>
+  @     (p - gva_first(start)) / 4096 < \result &&
+  @     gva_covers(list[(p - gva_first(start)) / 4096], p);
+  @ ensures no_spurious_page: \forall integer j, p;
+  @   0 <= j < \result && gva_covers(list[j], p) ==>
+  @     gva_first(start) <= p <= gva_last(end);
+  @ ensures page_bounds: \forall integer j; \result <= j < capacity ==>
+  @   list[j] == \old(list[j]);
+  @*/
+uint32_t hvipi_gva_list(uint64_t *list, uint32_t capacity, uint64_t start,
+			uint64_t end);
+
+/*
+ * Rep hypercalls (the GVA list flushes): the hypervisor may return before
+ * every rep is done, with success and the number of reps completed in bits
+ * 43:32 of its result; the caller then issues the call again with the rep
+ * start index set to that number (TLFS, "hypercall continuation").
+ */
+#define HVIPI_CTL_REP_MAX	4095u	/* 12-bit rep count and rep start */
+
+/* A rep call's control word: code, variable-header size, rep count, rep
+ * start 0, not fast, reserved bits zero. */
+/*@ requires code_fits: code < 65536;
+  @ requires varhdr_fits: var_hdr <= HVIPI_CTL_VARHDR_MAX;
+  @ requires count_fits: rep_count <= HVIPI_CTL_REP_MAX;
+  @ assigns \nothing;
+  @ ensures encodes: \result == ctl_rep_make(code, var_hdr, rep_count, 0);
+  @ ensures well_formed: ctl_rep_is(\result, code, var_hdr, rep_count, 0);
+  @*/
+uint64_t hvipi_rep_control(uint32_t code, uint32_t var_hdr, uint32_t rep_count);
+
+enum hvipi_rep_step {
+	HVIPI_REP_DONE = 0,	/* every rep done: the call succeeded */
+	HVIPI_REP_AGAIN = 1,	/* issue *next: the reps left */
+	HVIPI_REP_FAILED = 2,	/* the status says the call failed */
+	HVIPI_REP_BAD = 3,	/* success, but reps completed made no progress or
+				 * exceed the rep count: not to be trusted */
+};
+
+/*
+ * What to do after a rep call issued with control returned result.  A
+ * call with rep count 0 (the Space flushes) is done on success.  Else:
+ * done when the reps completed reach the rep count; again, from the reps
+ * completed, when they lie strictly between the rep start and the rep
+ * count; a success whose reps completed is at or below the rep start
+ * (no progress) or above the rep count is BAD, so that a caller's loop
+ * ends within rep-count calls whatever the hypervisor returns (the glue
+ * then flushes natively, as on FAILED).  *next is control except on AGAIN.
+ */
+/*@ requires next_valid: \valid(next);
+  @ requires rep_call: \exists integer code, varhdr, count, start;
+  @   ctl_rep_is(control, code, varhdr, count, start) && start <= count;
+  @ assigns *next;
+  @ behavior failed:
+  @   assumes res_status(result) != 0;
+  @   ensures rep_failed: \result == HVIPI_REP_FAILED && *next == control;
+  @ behavior done:
+  @   assumes res_status(result) == 0;
+  @   assumes ctl_rep_count(control) == 0 ||
+  @     res_reps(result) == ctl_rep_count(control);
+  @   ensures rep_done: \result == HVIPI_REP_DONE && *next == control;
+  @ behavior no_progress:
+  @   assumes res_status(result) == 0 && ctl_rep_count(control) != 0;
+  @   assumes res_reps(result) <= ctl_rep_start(control) ||
+  @     res_reps(result) > ctl_rep_count(control);
+  @   assumes res_reps(result) != ctl_rep_count(control);
+  @   ensures rep_bad: \result == HVIPI_REP_BAD && *next == control;
+  @ behavior again:
+  @   assumes res_status(result) == 0 && ctl_rep_count(control) != 0;
+  @   assumes ctl_rep_start(control) < res_reps(result) < ctl_rep_count(control);
+  @   ensures rep_again: \result == HVIPI_REP_AGAIN;
+  @   ensures rep_restart: ctl_rep_is(*next, ctl_code(control),
+  @     ctl_varhdr(control), ctl_rep_count(control), res_reps(result));
+  @   ensures rep_progress: ctl_rep_start(control) < ctl_rep_start(*next) <
+  @     ctl_rep_count(*next);
+  @ complete behaviors;
+  @ disjoint behaviors;
+  @*/
+enum hvipi_rep_step hvipi_rep_next(uint64_t control, uint64_t result,
+				   uint64_t *next);
 
 /* The control word: call code, fast bit, variable-header size; rest zero. */
 /*@ requires code_fits: code < 65536;

@@ -225,10 +225,58 @@ static void eva_drive_status_ok(void)
 	/*@ assert eva_status_fail: !ok; */
 }
 
+/*
+ * The GVA list of a TLB flush: any range, any capacity up to the page's
+ * 509 list words, written into the page buffer; then the worked examples
+ * of spec/FLUSH_RULES.md, section 3.
+ */
+static void eva_drive_gva_list(void)
+{
+	uint32_t cap = Frama_C_unsigned_int_interval(0u, 509u);
+	uint64_t s = 0x7f0000000000ull;
+	uint32_t n;
+
+	n = hvipi_gva_list(eva_page, cap, eva_u64(), eva_u64());
+	/*@ assert eva_gva_cap: n <= cap; */
+	n = hvipi_gva_list(eva_page, 509u, s, s + 0x1000u);
+	/*@ assert eva_gva_one: n == 1 && eva_page[0] == 0x7f0000000000; */
+	n = hvipi_gva_list(eva_page, 509u, s, s + 0x1001000u);
+	/*@ assert eva_gva_two: n == 2; */
+	n = hvipi_gva_list(eva_page, 509u, s, s);
+	/*@ assert eva_gva_empty: n == 0; */
+	(void)n;
+}
+
+/* Rep calls: the control word, and the step after any result. */
+static void eva_drive_rep(void)
+{
+	uint64_t ctl, next;
+	enum hvipi_rep_step st;
+	uint32_t count = Frama_C_unsigned_int_interval(0u, HVIPI_CTL_REP_MAX);
+
+	ctl = hvipi_rep_control(0x0003u, 0u, count);
+	st = hvipi_rep_next(ctl, eva_u64(), &next);
+	(void)st;
+	ctl = hvipi_rep_control(0x0014u, Frama_C_unsigned_int_interval(1u, 64u),
+				count);
+	st = hvipi_rep_next(ctl, eva_u64(), &next);
+	(void)st;
+	/* 3 reps, 1 done: again from rep 1. */
+	ctl = hvipi_rep_control(0x0003u, 0u, 3u);
+	st = hvipi_rep_next(ctl, 0x100000000ull, &next);
+	/*@ assert eva_rep_again: st == HVIPI_REP_AGAIN &&
+	  @   next == 0x0001000300000003; */
+	st = hvipi_rep_next(next, 0x100000000ull, &next);
+	/*@ assert eva_rep_stalled: st == HVIPI_REP_BAD; */
+	(void)st;
+}
+
 void eva_main(void)
 {
 	eva_drive_control();
 	eva_drive_status_ok();
+	eva_drive_rep();
+	eva_drive_gva_list();
 	eva_drive_plan_one();
 	eva_drive_plan_mask();
 	eva_drive_plan_mask_all();

@@ -15,9 +15,11 @@ TARBALL=/usr/src/$PKG.tar.xz
 TOP=$PKG
 # Compiled unchanged: the guest's IPI ops and the VP-set helpers, and the
 # TLFS headers that give them their constants and input layouts (the
-# kernel_ref suite); KVM's Hyper-V emulation and its header (the kvm_ref
-# suite, tests/kvm_ref).
+# kernel_ref suite); the guest's remote TLB flush (the flush-ref suite,
+# kernel_ref/flush_gva_ref.c); KVM's Hyper-V emulation and its header (the
+# kvm_ref suite, tests/kvm_ref).
 FILES="arch/x86/hyperv/hv_apic.c
+arch/x86/hyperv/mmu.c
 include/asm-generic/mshyperv.h
 include/asm-generic/hyperv-tlfs.h
 arch/x86/include/asm/hyperv-tlfs.h

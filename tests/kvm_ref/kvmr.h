@@ -42,6 +42,7 @@ struct kvmr_call {
 	bool cluster_ipi;		/* HV_X64_CLUSTER_IPI_RECOMMENDED */
 	bool ex_masks;			/* HV_X64_EX_PROCESSOR_MASKS_RECOMMENDED */
 	bool xmm_input;			/* HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE */
+	bool remote_flush;		/* HV_X64_REMOTE_TLB_FLUSH_RECOMMENDED */
 	bool enforce;			/* KVM_CAP_HYPERV_ENFORCE_CPUID */
 	uint64_t rcx, rdx, r8;		/* control, input, output (64-bit ABI) */
 	uint64_t xmm[12];		/* xmm0..xmm5, low half first */
@@ -67,6 +68,16 @@ struct kvmr_result {
 	/* guest memory reads (kvm_read_guest) */
 	unsigned int reads, read_faults;
 	uint64_t read_end;		/* highest byte offset read + 1, from mem_gpa */
+	/*
+	 * TLB flush requests (KVM_REQ_TLB_FLUSH_GUEST) made through
+	 * kvm_make_all_cpus_request() / kvm_make_vcpus_request_mask(), as
+	 * those do it: every online vCPU, or each online vCPU of the mask
+	 */
+	unsigned int flush_calls;	/* request calls (all or mask) */
+	unsigned int flush_all;		/* ... of which for all vCPUs */
+	unsigned int flush_dup;		/* a vCPU asked twice */
+	unsigned int flush_offline;	/* mask bits of no online vCPU (skipped) */
+	uint64_t flushed[KVMR_VCPU_WORDS];/* bit i: vCPU i asked to flush */
 	unsigned int unexpected;	/* a shim that the IPI path must not reach */
 	const char *unexpected_what;
 };

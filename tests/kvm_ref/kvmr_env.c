@@ -218,6 +218,54 @@ int kvm_apic_set_irq(struct kvm_vcpu *vcpu, struct kvm_lapic_irq *irq,
 	return 1;
 }
 
+/*
+ * The flush requests (kvm_main.c in the kernel): KVM_REQ_TLB_FLUSH_GUEST to
+ * every online vCPU, or to each online vCPU whose bit is set (the kernel
+ * skips bits kvm_get_vcpu() has no vCPU for); recorded, nothing else.
+ */
+static void kvmr_flush_vcpu(uint32_t i)
+{
+	if ((res->flushed[i / 64u] >> (i % 64u)) & 1u)
+		res->flush_dup++;
+	res->flushed[i / 64u] |= 1ull << (i % 64u);
+}
+
+bool kvm_make_all_cpus_request(struct kvm *kvm, unsigned int req)
+{
+	uint32_t i, n = (uint32_t)atomic_read(&kvm->online_vcpus);
+
+	if (!res || req != KVM_REQ_TLB_FLUSH_GUEST) {
+		kvmr_unexpected(__func__);
+		return false;
+	}
+	res->flush_calls++;
+	res->flush_all++;
+	for (i = 0; i < n; i++)
+		kvmr_flush_vcpu(i);
+	return true;
+}
+
+bool kvm_make_vcpus_request_mask(struct kvm *kvm, unsigned int req,
+				 unsigned long *vcpu_bitmap)
+{
+	uint32_t i, n = (uint32_t)atomic_read(&kvm->online_vcpus);
+
+	if (!res || req != KVM_REQ_TLB_FLUSH_GUEST) {
+		kvmr_unexpected(__func__);
+		return false;
+	}
+	res->flush_calls++;
+	for (i = 0; i < KVM_MAX_VCPUS; i++) {
+		if (!((vcpu_bitmap[i / BITS_PER_LONG] >> (i % BITS_PER_LONG)) & 1ul))
+			continue;
+		if (i < n)
+			kvmr_flush_vcpu(i);
+		else
+			res->flush_offline++;
+	}
+	return true;
+}
+
 void kvmr_hypercall(const struct kvmr_call *c, uint32_t expect_vector,
 		    struct kvmr_result *r)
 {
@@ -235,7 +283,8 @@ void kvmr_hypercall(const struct kvmr_call *c, uint32_t expect_vector,
 		HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE : 0;
 	vcpu->arch.cpuid[1].eax =
 		(c->cluster_ipi ? HV_X64_CLUSTER_IPI_RECOMMENDED : 0) |
-		(c->ex_masks ? HV_X64_EX_PROCESSOR_MASKS_RECOMMENDED : 0);
+		(c->ex_masks ? HV_X64_EX_PROCESSOR_MASKS_RECOMMENDED : 0) |
+		(c->remote_flush ? HV_X64_REMOTE_TLB_FLUSH_RECOMMENDED : 0);
 	kvm_hv_set_cpuid(vcpu, true);
 	if (kvm_hv_set_enforce_cpuid(vcpu, c->enforce)) {
 		r->unexpected = 1;

@@ -16,6 +16,9 @@
 
 #include "rx.h"
 
+/* The flush receiver's group (test_rx_flush.c); returns its failures. */
+int rxf_run_tests(int *total);
+
 #define CTL_FAST	(1ull << 16)
 #define VARHDR(n)	((uint64_t)(n) << 17)
 
@@ -345,8 +348,11 @@ int main(void)
 		cmocka_unit_test(test_unknown_code),
 		cmocka_unit_test(test_input_bounds),
 	};
-	int total = (int)(sizeof(tests) / sizeof(tests[0]));
+	int total = (int)(sizeof(tests) / sizeof(tests[0])), ftotal;
 	int failed = cmocka_run_group_tests_name("receiver", tests, NULL, NULL);
+
+	failed += rxf_run_tests(&ftotal);	/* test_rx_flush.c */
+	total += ftotal;
 
 	ck_write_counts((uint64_t)(total - failed), (uint64_t)failed);
 	return failed ? 1 : 0;

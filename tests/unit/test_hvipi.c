@@ -2,7 +2,8 @@
 /*
  * Unit tests of the hvipi core: every fallback reason, their precedence,
  * the control word encoder, the status check, the page guard, and each
- * known bug of facts §5 that concerns the core.
+ * known bug of facts §5 that concerns the core, and the GVA list of the
+ * remote TLB flush (hvipi_gva_list).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -1039,6 +1040,393 @@ static void test_word_paths(void **state)
 	assert_fb(HVIPI_FB_VP_UNKNOWN);
 }
 
+/*
+ * ---- GVA list (hvipi_gva_list) ----
+ * Entries as TLFS HV_GVA_RANGE: page number in bits 63:12, additional
+ * pages in bits 11:0.  Worked examples of spec/FLUSH_RULES.md section 3,
+ * the empty range, the capacity bound, unaligned starts, the top of the
+ * address space, and a brute-force check of the decoded coverage.
+ */
+#define GVA_S		0x7f0000000000ull
+#define GVA_CANARY	0xa5a5a5a5a5a5a5a5ull
+#define GVA_WORDS	16u
+
+static uint64_t gva[GVA_WORDS];
+
+static void gva_fill(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < GVA_WORDS; i++)
+		gva[i] = GVA_CANARY;
+}
+
+static bool gva_untouched_from(uint32_t from)
+{
+	uint32_t i;
+
+	for (i = from; i < GVA_WORDS; i++)
+		if (gva[i] != GVA_CANARY)
+			return false;
+	return true;
+}
+
+/* hvipi_gva_list into a canary-filled gva[] with @capacity words. */
+static uint32_t gva_run(uint32_t capacity, uint64_t start, uint64_t end)
+{
+	gva_fill();
+	return hvipi_gva_list(gva, capacity, start, end);
+}
+
+static void test_gva_examples(void **state)
+{
+	(void)state;
+	/* 1 page: one entry, 0 additional pages */
+	assert_int_equal(gva_run(GVA_WORDS, GVA_S, GVA_S + 0x1000), 1);
+	assert_true(gva[0] == 0x7f0000000000ull);
+	assert_true(gva_untouched_from(1));
+	/* 33 pages: (33 * 4096 - 1) >> 12 = 32 additional */
+	assert_int_equal(gva_run(GVA_WORDS, GVA_S, GVA_S + 0x21000), 1);
+	assert_true(gva[0] == 0x7f0000000020ull);
+	assert_true(gva_untouched_from(1));
+	/* 4096 pages: one full entry */
+	assert_int_equal(gva_run(GVA_WORDS, GVA_S, GVA_S + 0x1000000), 1);
+	assert_true(gva[0] == 0x7f0000000fffull);
+	assert_true(gva_untouched_from(1));
+	/* 4097 pages: a full entry, then one page */
+	assert_int_equal(gva_run(GVA_WORDS, GVA_S, GVA_S + 0x1001000), 2);
+	assert_true(gva[0] == 0x7f0000000fffull);
+	assert_true(gva[1] == 0x7f0001000000ull);
+	assert_true(gva_untouched_from(2));
+	/* an end inside its page counts that page: 1 byte, then 4097 + 1 byte */
+	assert_int_equal(gva_run(GVA_WORDS, GVA_S, GVA_S + 1), 1);
+	assert_true(gva[0] == 0x7f0000000000ull);
+	assert_int_equal(gva_run(GVA_WORDS, GVA_S, GVA_S + 0x1000001), 2);
+	assert_true(gva[0] == 0x7f0000000fffull);
+	assert_true(gva[1] == 0x7f0001000000ull);
+	assert_true(gva_untouched_from(2));
+	/* 3 x 4096 pages: three full entries */
+	assert_int_equal(gva_run(GVA_WORDS, GVA_S, GVA_S + 0x3000000), 3);
+	assert_true(gva[0] == 0x7f0000000fffull);
+	assert_true(gva[1] == 0x7f0001000fffull);
+	assert_true(gva[2] == 0x7f0002000fffull);
+	assert_true(gva_untouched_from(3));
+	/* page 0 */
+	assert_int_equal(gva_run(GVA_WORDS, 0, 0x1000), 1);
+	assert_true(gva[0] == 0);
+	assert_true(gva_untouched_from(1));
+}
+
+static void test_gva_empty(void **state)
+{
+	static const uint64_t starts[] = { 0, 1, 0xfff, 0x1000, GVA_S, GVA_S + 0x800,
+					   ~0ull - 0x1000, ~0ull };
+	uint32_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+		uint64_t s = starts[i];
+
+		/* end == start */
+		assert_int_equal(gva_run(GVA_WORDS, s, s), 0);
+		assert_true(gva_untouched_from(0));
+		/* end < start, by one byte, by a page, by everything */
+		if (s > 0) {
+			assert_int_equal(gva_run(GVA_WORDS, s, s - 1), 0);
+			assert_true(gva_untouched_from(0));
+			assert_int_equal(gva_run(GVA_WORDS, s, 0), 0);
+			assert_true(gva_untouched_from(0));
+		}
+		if (s >= 0x1000) {
+			assert_int_equal(gva_run(GVA_WORDS, s, s - 0x1000), 0);
+			assert_true(gva_untouched_from(0));
+		}
+		/* empty with no room at all */
+		assert_int_equal(gva_run(0, s, s), 0);
+		assert_true(gva_untouched_from(0));
+	}
+}
+
+static void test_gva_capacity(void **state)
+{
+	uint32_t n;
+
+	(void)state;
+	/* n entries for n x 4096 pages: capacity n fits, n - 1 does not */
+	for (n = 1; n <= 8; n++) {
+		uint64_t end = GVA_S + (uint64_t)n * 0x1000000;
+		uint32_t j;
+
+		assert_int_equal(gva_run(n, GVA_S, end), n);
+		for (j = 0; j < n; j++)
+			assert_true(gva[j] == ((GVA_S + j * 0x1000000ull) | 0xfff));
+		assert_true(gva_untouched_from(n));
+		assert_int_equal(gva_run(n - 1, GVA_S, end), 0);
+		assert_true(gva_untouched_from(0));
+		/* one page more needs one entry more */
+		assert_int_equal(gva_run(n, GVA_S, end + 0x1000), 0);
+		assert_true(gva_untouched_from(0));
+		assert_int_equal(gva_run(n + 1, GVA_S, end + 0x1000), n + 1);
+		assert_true(gva[n] == GVA_S + n * 0x1000000ull);
+		assert_true(gva_untouched_from(n + 1));
+	}
+	/* capacity 0: nothing fits, nothing written */
+	assert_int_equal(gva_run(0, GVA_S, GVA_S + 0x1000), 0);
+	assert_true(gva_untouched_from(0));
+	/* a range of 2^52 pages (the whole space less one byte) needs 2^40 entries */
+	assert_int_equal(gva_run(GVA_WORDS, 0, ~0ull), 0);
+	assert_true(gva_untouched_from(0));
+}
+
+static void test_gva_unaligned(void **state)
+{
+	(void)state;
+	/* two pages touched by 4 KiB that straddle a boundary: one entry S|1 */
+	assert_int_equal(gva_run(GVA_WORDS, GVA_S + 0x800, GVA_S + 0x1800), 1);
+	assert_true(gva[0] == (GVA_S | 1));
+	assert_true(gva_untouched_from(1));
+	/* within one page */
+	assert_int_equal(gva_run(GVA_WORDS, GVA_S + 0x800, GVA_S + 0x801), 1);
+	assert_true(gva[0] == GVA_S);
+	assert_int_equal(gva_run(GVA_WORDS, GVA_S + 0x800, GVA_S + 0x1000), 1);
+	assert_true(gva[0] == GVA_S);
+	/* last byte of a page to the first byte of the next */
+	assert_int_equal(gva_run(GVA_WORDS, GVA_S + 0xfff, GVA_S + 0x1001), 1);
+	assert_true(gva[0] == (GVA_S | 1));
+	/* 16 MiB from mid-page: 4097 pages touched, two entries */
+	assert_int_equal(gva_run(GVA_WORDS, GVA_S + 0x800, GVA_S + 0x1000800), 2);
+	assert_true(gva[0] == (GVA_S | 0xfff));
+	assert_true(gva[1] == GVA_S + 0x1000000);
+	assert_true(gva_untouched_from(2));
+	/* ... and with room for one entry only: none */
+	assert_int_equal(gva_run(1, GVA_S + 0x800, GVA_S + 0x1000800), 0);
+	assert_true(gva_untouched_from(0));
+}
+
+static void test_gva_top(void **state)
+{
+	const uint64_t top = ~0ull;			/* 2^64 - 1 */
+	const uint64_t lastpg = top & ~0xfffull;	/* 0xfffffffffffff000 */
+
+	(void)state;
+	/* the last page alone, its last byte excluded */
+	assert_int_equal(gva_run(GVA_WORDS, lastpg, top), 1);
+	assert_true(gva[0] == lastpg);
+	assert_true(gva_untouched_from(1));
+	assert_int_equal(gva_run(GVA_WORDS, top - 1, top), 1);
+	assert_true(gva[0] == lastpg);
+	/* the last two pages */
+	assert_int_equal(gva_run(GVA_WORDS, lastpg - 0x1000, top), 1);
+	assert_true(gva[0] == ((lastpg - 0x1000) | 1));
+	/* the last 4096 pages: one full entry */
+	assert_int_equal(gva_run(GVA_WORDS, top - 0xffffff, top), 1);
+	assert_true(gva[0] == ((top - 0xffffff) | 0xfff));
+	/* the last 4097 pages: a full entry, then the last page */
+	assert_int_equal(gva_run(GVA_WORDS, lastpg - 0x1000000, top), 2);
+	assert_true(gva[0] == ((lastpg - 0x1000000) | 0xfff));
+	assert_true(gva[1] == lastpg);
+	assert_true(gva_untouched_from(2));
+	/* 3 x 4096 + 1 pages from mid-page to the top: four entries */
+	assert_int_equal(gva_run(GVA_WORDS, lastpg - 0x3000000 + 0x800, top), 4);
+	assert_true(gva[0] == ((lastpg - 0x3000000) | 0xfff));
+	assert_true(gva[1] == ((lastpg - 0x2000000) | 0xfff));
+	assert_true(gva[2] == ((lastpg - 0x1000000) | 0xfff));
+	assert_true(gva[3] == lastpg);
+	assert_true(gva_untouched_from(4));
+	assert_int_equal(gva_run(3, lastpg - 0x3000000 + 0x800, top), 0);
+	assert_true(gva_untouched_from(0));
+}
+
+/*
+ * Brute force, independent of the formula: each entry decoded as a
+ * receiver does (pages e >> 12 .. (e >> 12) + (e & 0xfff)), every page the
+ * range touches covered exactly once, no other page covered, entries in
+ * increasing order, n = ceil(pages / 4096), nothing written past n.
+ */
+#define GVA_BF_CASES	3000u
+#define GVA_BF_PAGES	(3u * 4096u + 2u)
+
+static uint64_t gva_rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t gva_rnd(void)
+{
+	uint64_t z = (gva_rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void test_gva_brute_force(void **state)
+{
+	static uint8_t hits[GVA_BF_PAGES + 2];
+	uint32_t c;
+
+	(void)state;
+	for (c = 0; c < GVA_BF_CASES; c++) {
+		uint64_t r = gva_rnd(), first, last, pages, start, end, len;
+		uint32_t n, cap, want, j;
+
+		/* the start page: near 0, anywhere, or near the top */
+		switch (r % 3) {
+		case 0: first = gva_rnd() % 64; break;
+		case 1: first = gva_rnd() >> 12; break;
+		default: first = (~0ull >> 12) - gva_rnd() % (GVA_BF_PAGES + 64); break;
+		}
+		start = (first << 12) | (c % 4 ? gva_rnd() & 0xfff : 0);
+		len = 1 + gva_rnd() % ((uint64_t)(GVA_BF_PAGES - 1) * 4096u);
+		if (gva_rnd() % 4 == 0)	/* near a multiple of 16 MiB */
+			len = (1 + gva_rnd() % 3) * 0x1000000ull - 0x2000 + gva_rnd() % 0x3000;
+		if (len > ~0ull - start)
+			len = ~0ull - start;
+		if (len == 0)
+			continue;
+		end = start + len;
+		last = (end - 1) >> 12;
+		pages = last - first + 1;
+		assert_true(pages <= GVA_BF_PAGES);
+		want = (uint32_t)((pages + 4095) / 4096);
+		cap = want - 1 + (uint32_t)(gva_rnd() % 4);	/* want - 1 .. want + 2 */
+		n = gva_run(cap, start, end);
+		if (cap < want) {
+			assert_int_equal(n, 0);
+			assert_true(gva_untouched_from(0));
+			n = gva_run(want, start, end);
+		}
+		assert_int_equal(n, want);
+		assert_true(gva_untouched_from(n));
+		memset(hits, 0, sizeof(hits));
+		for (j = 0; j < n; j++) {
+			uint64_t lo = gva[j] >> 12, hi = lo + (gva[j] & 0xfff), p;
+
+			if (j > 0)
+				assert_true(lo > (gva[j - 1] >> 12) + (gva[j - 1] & 0xfff));
+			assert_true(lo >= first && hi <= last);
+			for (p = lo; p <= hi; p++)
+				hits[p - first]++;
+		}
+		for (j = 0; j < pages; j++)
+			assert_int_equal(hits[j], 1);
+	}
+}
+
+/* ---- rep calls (TLB flush lists) ---- */
+
+static void test_rep_control(void **state)
+{
+	(void)state;
+	assert_int_equal(hvipi_rep_control(0x0002, 0, 0), 0x2ull);
+	assert_int_equal(hvipi_rep_control(0x0003, 0, 1), 0x100000003ull);
+	assert_int_equal(hvipi_rep_control(0x0014, 2, 509),
+			 0x14ull | (2ull << 17) | (509ull << 32));
+	assert_int_equal(hvipi_rep_control(0xffff, 1023, 4095),
+			 0x00000fff07feffffull);
+	/* fast bit 16, bits 31:27, 47:44 and 59:48 (rep start) stay 0 */
+	assert_int_equal(hvipi_rep_control(0xffff, 1023, 4095) &
+			 ~0x00000fff07feffffull, 0);
+}
+
+/* A result: status in bits 15:0, reps completed in bits 43:32. */
+static uint64_t rep_result(uint16_t status, uint32_t reps)
+{
+	return (uint64_t)status | ((uint64_t)(reps & 0xfff) << 32);
+}
+
+static void test_rep_next_rules(void **state)
+{
+	uint64_t ctl = hvipi_rep_control(0x0003, 0, 3), next = 0;
+
+	(void)state;
+	/* partial: again from rep 1, everything else kept */
+	assert_int_equal(hvipi_rep_next(ctl, rep_result(0, 1), &next), HVIPI_REP_AGAIN);
+	assert_int_equal(next, ctl | (1ull << 48));
+	assert_int_equal(hvipi_rep_next(next, rep_result(0, 2), &next), HVIPI_REP_AGAIN);
+	assert_int_equal(next, ctl | (2ull << 48));
+	/* all done */
+	assert_int_equal(hvipi_rep_next(next, rep_result(0, 3), &next), HVIPI_REP_DONE);
+	assert_int_equal(next, ctl | (2ull << 48));
+	/* no progress, or more than the rep count: BAD, next untouched */
+	next = ctl | (2ull << 48);
+	assert_int_equal(hvipi_rep_next(next, rep_result(0, 2), &next), HVIPI_REP_BAD);
+	assert_int_equal(next, ctl | (2ull << 48));
+	assert_int_equal(hvipi_rep_next(ctl, rep_result(0, 0), &next), HVIPI_REP_BAD);
+	assert_int_equal(hvipi_rep_next(ctl, rep_result(0, 4), &next), HVIPI_REP_BAD);
+	assert_int_equal(next, ctl);
+	/* failed status, whatever the reps say */
+	assert_int_equal(hvipi_rep_next(ctl, rep_result(3, 1), &next), HVIPI_REP_FAILED);
+	assert_int_equal(hvipi_rep_next(ctl, rep_result(0x100, 3), &next), HVIPI_REP_FAILED);
+	assert_int_equal(next, ctl);
+	/* status bits 31:16 are not the status */
+	assert_int_equal(hvipi_rep_next(ctl, rep_result(0, 3) | 0x10000u, &next),
+			 HVIPI_REP_DONE);
+	/* a rep count of 0 (a Space flush) is done on success */
+	ctl = hvipi_rep_control(0x0002, 0, 0);
+	assert_int_equal(hvipi_rep_next(ctl, rep_result(0, 0), &next), HVIPI_REP_DONE);
+	assert_int_equal(hvipi_rep_next(ctl, rep_result(0, 7), &next), HVIPI_REP_DONE);
+	assert_int_equal(hvipi_rep_next(ctl, rep_result(5, 0), &next), HVIPI_REP_FAILED);
+}
+
+/*
+ * The loop a caller runs, against a simulated hypervisor that completes a
+ * random number of reps a call (sometimes none, sometimes a failure):
+ * every rep is issued in order, each call starts at the reps completed,
+ * and the loop ends within rep-count calls.  A hypervisor that always
+ * makes progress gives the calls a loop on Linux's rule (rep start =
+ * reps completed while they are below the rep count) would make.
+ */
+static void test_rep_loop(void **state)
+{
+	int round;
+
+	(void)state;
+	for (round = 0; round < 200000; round++) {
+		uint32_t count = (uint32_t)(gva_rnd() % 4096u);
+		uint32_t code = (gva_rnd() & 1) ? 0x0003 : 0x0014;
+		uint32_t varhdr = code == 0x0014 ? (uint32_t)(gva_rnd() % 65u) : 0;
+		uint64_t ctl = hvipi_rep_control(code, varhdr, count), next;
+		uint32_t done = 0, calls = 0, mode = (uint32_t)(gva_rnd() % 4u);
+		enum hvipi_rep_step st;
+
+		for (;;) {
+			uint32_t start = (uint32_t)(ctl >> 48) & 0xfff, step;
+			uint16_t status = 0;
+
+			assert_int_equal(start, done);	/* restarts where it stopped */
+			assert_int_equal(ctl & ~(0xfffull << 48),
+					 hvipi_rep_control(code, varhdr, count));
+			calls++;
+			step = (uint32_t)(gva_rnd() % 40u);
+			if (mode == 1 && gva_rnd() % 8u == 0)
+				step = 0;		/* a stall */
+			if (mode == 2 && gva_rnd() % 16u == 0)
+				status = 3;		/* a failure */
+			if (count && step == 0 && mode != 1)
+				step = 1;
+			done = done + step > count ? count : done + step;
+			st = hvipi_rep_next(ctl, rep_result(status, done), &next);
+			if (status) {
+				assert_int_equal(st, HVIPI_REP_FAILED);
+				break;
+			}
+			if (count == 0 || done == count) {
+				assert_int_equal(st, HVIPI_REP_DONE);
+				break;
+			}
+			if (done == start) {
+				assert_int_equal(st, HVIPI_REP_BAD);
+				assert_int_equal(mode, 1);
+				break;
+			}
+			assert_int_equal(st, HVIPI_REP_AGAIN);
+			assert_int_equal(next, (ctl & ~(0xfffull << 48)) |
+					       ((uint64_t)done << 48));
+			ctl = next;
+			assert_true(calls <= count);
+		}
+		assert_true(calls <= (count ? count : 1));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1070,6 +1458,15 @@ int main(void)
 		cmocka_unit_test(test_page_guard_all_kinds),
 		cmocka_unit_test(test_plan_one_matches_mask),
 		cmocka_unit_test(test_word_paths),
+		cmocka_unit_test(test_gva_examples),
+		cmocka_unit_test(test_gva_empty),
+		cmocka_unit_test(test_gva_capacity),
+		cmocka_unit_test(test_gva_unaligned),
+		cmocka_unit_test(test_gva_top),
+		cmocka_unit_test(test_gva_brute_force),
+		cmocka_unit_test(test_rep_control),
+		cmocka_unit_test(test_rep_next_rules),
+		cmocka_unit_test(test_rep_loop),
 	};
 	int total = (int)(sizeof(tests) / sizeof(tests[0]));
 	int failed = cmocka_run_group_tests_name("hvipi unit", tests, NULL, NULL);

@@ -14,6 +14,8 @@
 
 #define CONFIG_HYPERV	1
 
+#define PAGE_MASK		(~(PAGE_SIZE - 1))
+
 #undef __always_inline
 #define __always_inline		inline __attribute__((__always_inline__))
 

@@ -674,9 +674,10 @@ void _kvm_read_sse_reg(int reg, sse128_t *data);
 KVMR_STUB_VOID(kvm_make_request, int req, struct kvm_vcpu *vcpu)
 KVMR_STUB_VOID(kvm_vcpu_kick, struct kvm_vcpu *vcpu)
 KVMR_STUB_VOID(kvm_vcpu_on_spin, struct kvm_vcpu *vcpu, bool yield)
-KVMR_STUB_VOID(kvm_make_all_cpus_request, struct kvm *kvm, unsigned int req)
-KVMR_STUB_VOID(kvm_make_vcpus_request_mask, struct kvm *kvm, unsigned int req,
-	  unsigned long *mask)
+/* The flush path's requests: recorders (kvmr_env.c), any other request unexpected. */
+bool kvm_make_all_cpus_request(struct kvm *kvm, unsigned int req);
+bool kvm_make_vcpus_request_mask(struct kvm *kvm, unsigned int req,
+				 unsigned long *vcpu_bitmap);
 KVMR_STUB(int, kvm_irq_delivery_to_apic, 0, struct kvm *kvm,
 	  struct kvm_lapic *src, struct kvm_lapic_irq *irq, void *dest_map)
 KVMR_STUB_VOID(kvm_notify_acked_gsi, struct kvm *kvm, int gsi)

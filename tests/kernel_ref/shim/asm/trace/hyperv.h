@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
-/* kernel_ref shim: the two IPI trace points, as marks for the harness. */
+/*
+ * kernel_ref shim: the two IPI trace points, as marks for the harness, and
+ * the remote TLB flush one of mmu.c (nothing).
+ */
 #ifndef KREF_SHIM_ASM_TRACE_HYPERV_H
 #define KREF_SHIM_ASM_TRACE_HYPERV_H
 
@@ -18,6 +21,15 @@ static inline void trace_hyperv_send_ipi_one(int cpu, int vector)
 	(void)cpu;
 	(void)vector;
 	KREF_MARK(trace_one);
+}
+
+struct flush_tlb_info;
+
+static inline void trace_hyperv_mmu_flush_tlb_multi(const struct cpumask *cpus,
+						    const struct flush_tlb_info *info)
+{
+	(void)cpus;
+	(void)info;
 }
 
 #endif /* KREF_SHIM_ASM_TRACE_HYPERV_H */
