@@ -61,6 +61,13 @@ numbers of the copy are those of src/.
 Besides, in the copy of spec/hvipi_bits.h, bits_below's recursive body
 becomes the equivalent \\sum (tests/eacsl/README.md: E-ACSL 25 does not
 terminate on the recursive one); that line must be found exactly once.
+And the axiomatic blocks of UNWRAP (spec/hvipi_flush.h's RepControl:
+definitions and lemmas, no axiom, in a block only so that WP gives its
+lemmas to the goals that use its symbols) are unwrapped in the copy:
+their opening and closing lines become comments, so the definitions are
+global ones there (E-ACSL 25 calls the C functions it generates for a
+definition inside an axiomatic block without declaring them, and the
+instrumented file does not compile).  Same meaning, same line count.
 
 Checks (the script stops with an error, writing nothing, if one fails):
 the C code outside the annotations is the same in the copy as in src/,
@@ -1301,6 +1308,24 @@ def drop_uninterpreted(text, log, fname):
     return ''.join(out)
 
 
+# Axiomatic blocks of spec/ that hold only definitions and lemmas, unwrapped
+# in the copy (see the docstring): (file, block name).
+UNWRAP = (('spec/hvipi_flush.h', 'RepControl'),)
+
+
+def unwrap_axiomatic(text, name, fname):
+    """The block `axiomatic NAME {` .. its closing `}` (alone on its line,
+    at the opening line's indentation) with those two lines commented."""
+    m = re.search(r'^([ \t]*)axiomatic %s \{[ \t]*$' % re.escape(name), text, re.M)
+    if not m:
+        raise SystemExit('inline.py: %s: axiomatic %s not found (changed?)' % (fname, name))
+    c = re.compile(r'^%s\}[ \t]*$' % re.escape(m.group(1)), re.M).search(text, m.end())
+    if not c:
+        raise SystemExit('inline.py: %s: the end of axiomatic %s not found' % (fname, name))
+    return (text[:m.start()] + m.group(1) + '// axiomatic %s { (unwrapped for E-ACSL)' % name +
+            text[m.end():c.start()] + m.group(1) + '// } (end of %s)' % name + text[c.end():])
+
+
 def strip_annotations(text):
     return re.sub(r'/\*@.*?\*/|//@[^\n]*', '', text, flags=re.S)
 
@@ -1330,6 +1355,8 @@ def generate(root, keep=()):
         raise SystemExit('inline.py: the bits_below line is found %d times in '
                          'spec/hvipi_bits.h, not once (changed?)' % n)
     files['spec/hvipi_bits.h'] = files['spec/hvipi_bits.h'].replace(BITS_FROM, BITS_TO)
+    for k, name in UNWRAP:
+        files[k] = unwrap_axiomatic(files[k], name, k)
     for k, t in texts.items():
         if not k.startswith('src/'):
             continue

@@ -143,13 +143,7 @@ bool rxf_page_flushed(const struct rxf_result *r, uint64_t page)
 
 static uint32_t rxf_weight(uint64_t w)
 {
-	uint32_t n = 0;
-
-	while (w) {
-		w &= w - 1;
-		n++;
-	}
-	return n;
+	return (uint32_t)__builtin_popcountll(w);
 }
 
 int rxf_decode(const struct rxf_call *c, struct rxf_result *out)
