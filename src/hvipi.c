@@ -53,9 +53,8 @@ bool hvipi_status_ok(uint64_t status)
 
 uint64_t hvipi_rep_control(uint32_t code, uint32_t var_hdr, uint32_t rep_count)
 {
-	/* The fields do not overlap: + and * place them as | and <<. */
-	return (uint64_t)code +
-	       (uint64_t)var_hdr * (1ull << HVIPI_CTL_VARHDR_SHIFT) +
+	/* hvipi_control()'s word, not fast, with the rep count above it. */
+	return hvipi_control(code, false, var_hdr) +
 	       (uint64_t)rep_count * (1ull << HVIPI_CTL_REP_COUNT_SHIFT);
 }
 
@@ -68,7 +67,7 @@ enum hvipi_rep_step hvipi_rep_next(uint64_t control, uint64_t result,
 	uint64_t done = result / (1ull << HVIPI_CTL_REP_COUNT_SHIFT) % 4096u;
 
 	*next = control;
-	if (result % 0x10000u != 0)
+	if (!hvipi_status_ok(result))
 		return HVIPI_REP_FAILED;
 	if (count == 0 || done == count)
 		return HVIPI_REP_DONE;
