@@ -38,6 +38,10 @@ struct hvipi_ctx {
 	u32 page_size;			/* bytes of each input page */
 	bool xmm;			/* XMM-fast Ex allowed (with the hint) */
 	struct hvipi_ops orig;		/* fallback */
+	/* the native remote TLB flush, the flush op's fallback (NULL: none),
+	 * with the op's arguments */
+	void (*orig_flush)(const struct cpumask *cpus, u64 space, u64 start,
+			   u64 end, u32 opts);
 	/*
 	 * TEST ONLY (self-test contexts; hvipi_live leaves both zero):
 	 * test_force_nmi makes the glue treat every send on this context as
@@ -67,6 +71,20 @@ void hvipi_ctx_send_IPI_mask_allbutself(const struct hvipi_ctx *ctx,
 void hvipi_ctx_send_IPI_allbutself(const struct hvipi_ctx *ctx, int vector);
 void hvipi_ctx_send_IPI_all(const struct hvipi_ctx *ctx, int vector);
 void hvipi_ctx_send_IPI_self(const struct hvipi_ctx *ctx, int vector);
+
+/*
+ * The remote TLB flush op on an explicit context (hvipi_flush.c): the
+ * verified flush planner, the rep-call loop, ctx->orig_flush on any
+ * fallback; the flush as hvipi_flush_try() takes it (address space, range,
+ * HVIPI_FLUSH_OPT_*).  The module does not install it:
+ * pv_ops.mmu.flush_tlb_multi call sites are patched at boot, and 6.1 hides
+ * struct flush_tlb_info from modules, so only the in-tree drop-in
+ * (intree/hv_ipi_hvipi.c) puts the flush on the live path; the module runs
+ * this op in its self-test on the fake hypercall page.
+ */
+void hvipi_ctx_flush_tlb_multi(const struct hvipi_ctx *ctx,
+			       const struct cpumask *cpus, u64 space,
+			       u64 start, u64 end, u32 opts);
 
 /* The ops installed into struct apic (they use hvipi_live). */
 extern const struct hvipi_ops hvipi_apic_ops;

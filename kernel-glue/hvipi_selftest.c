@@ -32,6 +32,8 @@ struct hvipi_test {
 static const struct hvipi_test hvipi_tests[] = {
 	{ "hcall_asm_forms_on_fake_page", test_hcall_asm_forms },
 	{ "rep_call_loop_on_fake_page", test_rep_call_loop },
+	{ "flush_on_fake_page", test_flush_on_fake_page },
+	{ "flush_ex_on_fake_page", test_flush_ex_on_fake_page },
 	{ "receiver_model_rejects_malformed", test_receiver_model_rejects },
 	{ "glue_vp_table_identity", test_table_identity },
 	{ "glue_vp_table_permuted", test_table_permuted },

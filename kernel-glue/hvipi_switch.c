@@ -178,6 +178,9 @@ u32 hvipi_hv_hints(void)
 		hints |= HVIPI_HINT_CLUSTER_IPI;
 	if (ms_hyperv.hints & HV_X64_EX_PROCESSOR_MASKS_RECOMMENDED)
 		hints |= HVIPI_HINT_EX_MASKS;
+	/* read by the flush planner only (the IPI planner ignores it) */
+	if (ms_hyperv.hints & HV_X64_REMOTE_TLB_FLUSH_RECOMMENDED)
+		hints |= HVIPI_HINT_REMOTE_FLUSH;
 	if (ms_hyperv.misc_features & HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE)
 		hints |= HVIPI_HINT_XMM_INPUT;
 	return hints;

@@ -141,6 +141,10 @@ void test_rep_call_loop(void);
 void test_receiver_model_rejects(void);
 void test_unknown_plan_kind_fails_closed(void);
 
+/* hvipi_test_flush.c: the remote TLB flush op */
+void test_flush_on_fake_page(void);
+void test_flush_ex_on_fake_page(void);
+
 /* hvipi_test_select.c: plan selection and fallback, NMI */
 void test_table_identity(void);
 void test_table_permuted(void);

@@ -53,7 +53,13 @@ CLAIMS = [
             "register words of an EX_XMM plan (`sparse_reads`), and is "
             "a VP of the partition for an EX_ALL plan (`all_reads`; that "
             "format is chosen only when the target set is exactly the "
-            "present set with self kept)."),
+            "present set with self kept).  Remote TLB flush "
+            "(hvipi_plan_flush, every CPU of the mask a target, self "
+            "included): the VP of each target CPU is set in the processor "
+            "mask (input word 2) of a non-Ex call, is read by "
+            "`sparse_reads(page + 1, v)` from the VP set at word 2 of an "
+            "Ex call, and is a VP of the partition when the call carries "
+            "ALL_PROCESSORS (the target set is the present set)."),
         "not": (
             "That the hypervisor decodes the call as spec/hvipi_receiver.h "
             "reads the TLFS, or delivers the interrupt; that `vp_index` "
@@ -71,7 +77,8 @@ CLAIMS = [
             "No VP is interrupted that is not the VP of a target CPU: "
             "every VP that r8, the sparse page or the XMM register words "
             "designate, and every VP of the partition for an EX_ALL plan, "
-            "is the VP of some target CPU.  With an injective VP table "
+            "is the VP of some target CPU; the same for a flush plan's "
+            "processor mask, Ex VP set and ALL_PROCESSORS.  With an injective VP table "
             "(`vp_injective`, a named predicate) the proven lemma "
             "`no_spurious_cpu` carries this to CPUs: no CPU outside the "
             "target set, an excluded self included, is interrupted."),
@@ -119,7 +126,13 @@ CLAIMS = [
             "valid_bank_mask in page words 0-2 and plan.bytes is its exact "
             "size; an EX_XMM plan (at most 11 banks) sets the fast bit, "
             "has rdx and r8 equal to its input words 0 and 1, and zero "
-            "words after its last bank (`xmm_call`)."),
+            "words after its last bank (`xmm_call`).  A flush call's "
+            "control word is `ctl_rep_is(control, code, banks, gvas, 0)`: "
+            "the code of its kind (0x0002, 0x0003, 0x0013, 0x0014), the "
+            "variable header the bank count (0 non-Ex), the rep count the "
+            "GVA entries (0 for a Space call), rep start, fast bit and "
+            "reserved bits zero; plan.bytes is 8 x (header words + "
+            "entries)."),
         "not": (
             "That the inline asm passes rcx, rdx, r8 and the page GPA as "
             "the plan says (kernel-glue/, tested); the byte layout of word "
@@ -156,7 +169,8 @@ CLAIMS = [
         "id": "read_once",
         "kind": "label",
         "statement": (
-            "Concurrency: hvipi_plan_mask() reads each word of `mask` and "
+            "Concurrency: hvipi_plan_mask() and hvipi_plan_flush() read "
+            "each word of `mask` and "
             "of `present` at most once, in increasing order, through one "
             "accessor (hvipi_read_words(): its precondition `read_once` "
             "requires an index above every index read before in the same "
@@ -212,9 +226,11 @@ CLAIMS = [
             "lies below the returned rep count."),
         "not": (
             "That the hypervisor reads the entries as the TLFS says (KVM "
-            "6.1 ignores the list and flushes everything); the flush "
-            "planner and glue that place the list in the page and issue "
-            "the call (not written yet: spec/FLUSH_RULES.md)."),
+            "6.1 ignores the list and flushes everything).  The flush "
+            "planner states the same over the list it places in the page "
+            "after the header (`gva_list_covers(page + hdr, gvas, ...)`); "
+            "that the glue issues the call it planned is tested (KTAP on "
+            "the fake hypercall page), not proven."),
     },
     {
         "id": "no_spurious_page",
@@ -261,7 +277,34 @@ CLAIMS = [
             "count of 0 or all reps done is DONE."),
         "not": (
             "That the hypervisor reports reps completed as the TLFS says; "
-            "the glue's loop around it (not written yet)."),
+            "the glue's loop around it (kernel-glue/hvipi_rep.h, tested "
+            "on the fake hypercall page, not proven)."),
+    },
+    {
+        "id": "flush_call",
+        "kind": "label",
+        "label": r"(?:flags_exact|flags_word|address_space|ex_header|"
+                 r"list_or_space|call_exact)",
+        "statement": (
+            "Remote TLB flush (hvipi_plan_flush): the call is the one the "
+            "flush rules pick (src/hvipi.h, spec/FLUSH_RULES.md section 9) "
+            "and its input is well formed: word 0 the address space (0 "
+            "with ALL_VIRTUAL_ADDRESS_SPACES), word 1 the HV_FLUSH_* "
+            "flags exactly `flush_flags` (ALL_PROCESSORS only on a non-Ex "
+            "call to the present set, with processor mask 0; "
+            "NON_GLOBAL_MAPPINGS_ONLY only on a whole-space flush asked "
+            "for as one, never on a List call), an Ex call's format "
+            "sparse and its valid-bank mask in word 3; a List call "
+            "exactly when a range was asked and its entries fit after the "
+            "header (exact count, at most 4095), else a whole-space "
+            "call; SPACE/LIST when every target VP is below 64 or the "
+            "set is the present set, else the Ex forms, or the native "
+            "flush with the reason of the first rule that applies."),
+        "not": (
+            "That the rules are the right policy (our reading of the TLFS "
+            "and of Linux 6.1's mmu.c, checked against the real mmu.c by "
+            "flush-plan-ref); that the address space the glue passes is "
+            "the mm's (kernel-glue computes it as Linux does)."),
     },
     {
         "id": "termination",

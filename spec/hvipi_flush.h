@@ -14,6 +14,7 @@
 #define HVIPI_SPEC_FLUSH_H
 
 #include "hvipi_receiver.h"
+#include "hvipi_targets.h"
 
 /*@
   // The first and the last page number a range [start, end) touches.
@@ -107,6 +108,75 @@
         ctl_rep_is(c, code, varhdr, count, start) ==>
           c == ctl_rep_make(code, varhdr, count, start);
   }
+*/
+
+/*@
+  // The flush planner (hvipi_plan_flush, src/hvipi.h).  Its options and
+  // the remote-flush hint, as the bits src/hvipi.h defines.
+  predicate opt_all_spaces(integer o) = (o & 1) != 0;
+  predicate opt_whole(integer o) = (o & 2) != 0;
+  predicate opt_global(integer o) = (o & 4) != 0;
+  predicate hint_flush(integer hints) = (hints & 8) != 0;
+
+  // Nothing to flush in the range: it is empty and not the whole space.
+  predicate flush_empty(integer start, integer end, integer o) =
+    !opt_whole(o) && end <= start;
+
+  // The HV_FLUSH_* flags (TLFS; FLUSH_RULES.md section 2): ALL_PROCESSORS
+  // (1) when the targets are the present CPUs, ALL_VIRTUAL_ADDRESS_SPACES
+  // (2) when there is no address space, NON_GLOBAL_MAPPINGS_ONLY (4) when
+  // the whole space was asked for and global mappings may stay.  A list
+  // that does not fit becomes a whole-space flush without it.
+  logic integer flush_flags(integer all_cpus, integer o) =
+    (all_cpus != 0 ? 1 : 0) + ((o & 1) != 0 ? 2 : 0) +
+    ((o & 2) != 0 && (o & 4) == 0 ? 4 : 0);
+
+  // Word 0 of the input: the address space, 0 with ALL_VIRTUAL_ADDRESS_SPACES.
+  logic integer flush_space(integer space, integer o) =
+    (o & 1) != 0 ? 0 : space;
+
+  // The GVA entries the page holds after a header of hdr words: the words
+  // left, at most the 12-bit rep count.
+  logic integer flush_room(integer size, integer hdr) =
+    size / 8 - hdr < 4095 ? size / 8 - hdr : 4095;
+
+  // The rep count of a flush: the list when it is asked for and fits,
+  // else none (the whole space).
+  logic integer flush_gvas(integer start, integer end, integer o,
+                           integer room) =
+    (o & 2) != 0 ? 0 :
+    gva_entries(start, end) <= room ? gva_entries(start, end) : 0;
+
+  // Levels 1 and 2 of the flush rules do not apply: a hypercall will be
+  // considered.
+  predicate flush_gate{L}(unsigned long *m, integer nr, uint32_t *t,
+                          integer start, integer end, integer o,
+                          integer hints) =
+    !no_target(m, nr, t, 0, 0) && !flush_empty(start, end, o) &&
+    hint_flush(hints);
+
+  // A GVA list of n entries at list, as a receiver reads it: entry j is
+  // gva_entry j of the range's pages (exact), every page of the range is
+  // covered by the entry (p - first) / 4096 (covers), and no entry covers
+  // a page outside the range (inside).
+  predicate gva_list_exact{L}(uint64_t *list, integer n, integer start,
+                              integer end) =
+    \forall integer j; 0 <= j < n ==>
+      list[j] == gva_entry(gva_first(start), gva_last(end), j);
+  predicate gva_list_covers{L}(uint64_t *list, integer n, integer start,
+                               integer end) =
+    \forall integer p; gva_first(start) <= p <= gva_last(end) ==>
+      (p - gva_first(start)) / 4096 < n &&
+      gva_covers(list[(p - gva_first(start)) / 4096], p);
+  predicate gva_list_inside{L}(uint64_t *list, integer n, integer start,
+                               integer end) =
+    \forall integer j, p; 0 <= j < n && gva_covers(list[j], p) ==>
+      gva_first(start) <= p <= gva_last(end);
+
+  // Words a .. b-1 of p hold at L2 what they held at L1.
+  predicate words_kept{L1, L2}(uint64_t *p, integer a, integer b) =
+    \forall integer j; a <= j < b ==> \at(p[j], L1) == \at(p[j], L2);
+
 */
 
 #endif /* HVIPI_SPEC_FLUSH_H */

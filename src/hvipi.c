@@ -80,22 +80,34 @@ enum hvipi_rep_step hvipi_rep_next(uint64_t control, uint64_t result,
 	return HVIPI_REP_AGAIN;
 }
 
+/*
+ * The page numbers a non-empty range [start, end) spans beyond its first:
+ * last - first.  Counted from the distance end - 1 - start, which cannot
+ * wrap, so that EVA sees no wrap either (/ 4096 and % 4096 are the >> 12
+ * and & 0xfff the compiler emits).
+ */
+/*@ requires range: start < end;
+  @ assigns \nothing;
+  @ ensures span: \result == gva_last(end) - gva_first(start);
+  @*/
+static uint64_t hvipi_gva_span(uint64_t start, uint64_t end)
+{
+	uint64_t d = end - 1 - start;
+
+	return d / 4096u + (start % 4096u + d % 4096u) / 4096u;
+}
+
 uint32_t hvipi_gva_list(uint64_t *list, uint32_t capacity, uint64_t start,
 			uint64_t end)
 {
-	uint64_t first, last, d, span, n, page;
+	uint64_t first, last, span, n, page;
 	uint32_t i;
 
 	if (end <= start)
 		return 0;
-	/*
-	 * Page numbers (/ 4096 and % 4096 are the >> 12 and & 0xfff the
-	 * compiler emits).  last - first is counted from the distance end - 1
-	 * - start, which cannot wrap here, so that EVA sees no wrap either.
-	 */
+	/* Page numbers (/ 4096 is the >> 12 the compiler emits). */
 	first = start / 4096u;
-	d = end - 1 - start;
-	span = d / 4096u + (start % 4096u + d % 4096u) / 4096u;
+	span = hvipi_gva_span(start, end);
 	last = first + span;
 	/*@ assert last_page: last == (end - 1) / 4096; */
 	n = span / HVIPI_GVA_PAGES_MAX + 1;
@@ -1233,4 +1245,339 @@ uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids)
 	while (cpu < nr_cpu_ids && vp_index[cpu] == cpu)
 		cpu++;
 	return cpu;
+}
+
+/*
+ * The remote TLB flush (spec/FLUSH_RULES.md).  The same single pass
+ * (hvipi_collect, self kept) gives the target set; the writers below fill
+ * the plan and the page after the decision, as for IPIs.  The Ex input is
+ * the IPI Ex input one word further on (word 0 the address space, then
+ * the flags where an IPI has its vector word), so hvipi_put_banks() writes
+ * its VP set and sparse_reads(page + 1, v) reads it.
+ */
+
+/*@ requires \valid(plan);
+  @ assigns *plan;
+  @ ensures cleared: plan->kind == HVIPI_FLUSH_NONE &&
+  @   plan->reason == HVIPI_FB_NONE && plan->control == 0 &&
+  @   plan->flags == 0 && plan->valid_bank_mask == 0 && plan->banks == 0 &&
+  @   plan->gvas == 0 && plan->bytes == 0;
+  @*/
+static void hvipi_flush_clear(struct hvipi_flush_plan *plan)
+{
+	plan->kind = HVIPI_FLUSH_NONE;
+	plan->reason = HVIPI_FB_NONE;
+	plan->control = 0;
+	plan->flags = 0;
+	plan->valid_bank_mask = 0;
+	plan->banks = 0;
+	plan->gvas = 0;
+	plan->bytes = 0;
+}
+
+/*@ requires \valid(plan);
+  @ requires reason != HVIPI_FB_NONE;
+  @ assigns *plan;
+  @ ensures fallback_exact: plan->kind == HVIPI_FLUSH_FALLBACK &&
+  @   plan->reason == reason;
+  @ ensures cleared: plan->control == 0 && plan->flags == 0 &&
+  @   plan->valid_bank_mask == 0 && plan->banks == 0 && plan->gvas == 0 &&
+  @   plan->bytes == 0;
+  @*/
+static void hvipi_flush_fallback(struct hvipi_flush_plan *plan, uint32_t reason)
+{
+	hvipi_flush_clear(plan);
+	plan->kind = HVIPI_FLUSH_FALLBACK;
+	plan->reason = reason;
+}
+
+/* Rule 1's range test: an empty range, unless the whole space is asked. */
+/*@ assigns \nothing;
+  @ ensures rule: \result <==> flush_empty(start, end, opts);
+  @*/
+static bool hvipi_flush_empty(uint64_t start, uint64_t end, uint32_t opts)
+{
+	return !(opts & HVIPI_FLUSH_OPT_WHOLE) && end <= start;
+}
+
+/* The HV_FLUSH_* flags of a call (spec/hvipi_flush.h, flush_flags). */
+/*@ assigns \nothing;
+  @ ensures flags_exact: \result == flush_flags(all_cpus, opts);
+  @*/
+static uint64_t hvipi_flush_flags(uint32_t opts, bool all_cpus)
+{
+	uint64_t flags = 0;
+
+	if (all_cpus)
+		flags += HVIPI_HV_FLUSH_ALL_PROCESSORS;
+	if (opts & HVIPI_FLUSH_OPT_ALL_SPACES)
+		flags += HVIPI_HV_FLUSH_ALL_SPACES;
+	if ((opts & HVIPI_FLUSH_OPT_WHOLE) && !(opts & HVIPI_FLUSH_OPT_GLOBAL))
+		flags += HVIPI_HV_FLUSH_NON_GLOBAL_ONLY;
+	return flags;
+}
+
+/*
+ * The GVA list after a header of @hdr words: none for a whole-space flush,
+ * else hvipi_gva_list() with the room the page leaves (at most the 12-bit
+ * rep count).  Returns the entries written, 0 for a whole-space flush.
+ */
+/*@ requires \valid(page + (0 .. page_size / 8 - 1));
+  @ requires hdr_fits: hdr <= page_size / 8;
+  @ assigns page[hdr .. page_size / 8 - 1];
+  @ ensures gva_count: \result == flush_gvas(start, end, opts,
+  @   flush_room(page_size, hdr)) && \result <= HVIPI_CTL_REP_MAX &&
+  @   hdr + \result <= page_size / 8;
+  @ ensures list_exact: gva_list_exact(page + hdr, \result, start, end);
+  @ ensures gva_coverage: \result > 0 ==>
+  @   gva_list_covers(page + hdr, \result, start, end);
+  @ ensures no_spurious_page: gva_list_inside(page + hdr, \result, start, end);
+  @ ensures page_bounds: words_kept{Pre, Post}(page, hdr + \result, page_size / 8);
+  @*/
+static uint32_t hvipi_flush_gvas(uint64_t *page, uint32_t page_size,
+				 uint32_t hdr, uint64_t start, uint64_t end,
+				 uint32_t opts)
+{
+	uint32_t room = page_size / 8u;
+	uint64_t n;
+
+	if ((opts & HVIPI_FLUSH_OPT_WHOLE) || end <= start || room <= hdr)
+		return 0;
+	room -= hdr;
+	if (room > HVIPI_CTL_REP_MAX)
+		room = HVIPI_CTL_REP_MAX;
+	n = hvipi_gva_span(start, end) / HVIPI_GVA_PAGES_MAX + 1;
+	if (n > room)
+		return 0;
+	/* Room for exactly n entries: no word after them is handed over. */
+	return hvipi_gva_list(page + hdr, (uint32_t)n, start, end);
+}
+
+/*
+ * The plan of a call whose input is written: every field, the control
+ * word from the code, the banks and the rep count.  The callers pick the
+ * List kind and code as the Space ones plus one (0x0002/0x0003,
+ * 0x0013/0x0014), without a branch.
+ */
+/*@ requires \valid(plan);
+  @ requires code_fits: code < 65536;
+  @ requires banks_fit: nb <= 64;
+  @ requires gvas_fit: gvas <= HVIPI_CTL_REP_MAX;
+  @ assigns *plan;
+  @ ensures fields: plan->kind == kind && plan->reason == HVIPI_FB_NONE &&
+  @   plan->flags == flags && plan->valid_bank_mask == vbm &&
+  @   plan->banks == nb && plan->gvas == gvas && plan->bytes == bytes;
+  @ ensures well_formed: ctl_rep_is(plan->control, code, nb, gvas, 0);
+  @*/
+static void hvipi_flush_call(struct hvipi_flush_plan *plan, uint32_t kind,
+			     uint32_t code, uint64_t vbm, uint32_t nb,
+			     uint32_t gvas, uint64_t flags, uint32_t bytes)
+{
+	plan->kind = kind;
+	plan->reason = HVIPI_FB_NONE;
+	plan->control = hvipi_rep_control(code, nb, gvas);
+	plan->flags = flags;
+	plan->valid_bank_mask = vbm;
+	plan->banks = nb;
+	plan->gvas = gvas;
+	plan->bytes = bytes;
+}
+
+/*
+ * A non-Ex flush: the header (address space, flags, processor mask
+ * @vp_mask), then the GVA list from word 3, or a NO_PAGE fallback when the
+ * page cannot hold the 24-byte header.
+ */
+/*@ requires \valid(plan);
+  @ requires page == \null || \valid(page + (0 .. page_size / 8 - 1));
+  @ requires \separated(plan, page + (0 .. page_size / 8 - 1));
+  @ assigns *plan, page[0 .. page_size / 8 - 1];
+  @ ensures fallback_exact: !page_holds(page, page_size, 24) ==>
+  @   plan->kind == HVIPI_FLUSH_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE &&
+  @   plan->control == 0 && plan->flags == 0 && plan->valid_bank_mask == 0 &&
+  @   plan->banks == 0 && plan->gvas == 0 && plan->bytes == 0;
+  @ ensures call_exact: page_holds(page, page_size, 24) ==>
+  @   (plan->kind == HVIPI_FLUSH_SPACE || plan->kind == HVIPI_FLUSH_LIST) &&
+  @   plan->reason == HVIPI_FB_NONE && plan->valid_bank_mask == 0 &&
+  @   plan->banks == 0;
+  @ ensures header: HVIPI_FLUSH_CALL(plan) ==>
+  @   page[0] == flush_space(space, opts) && page[1] == plan->flags &&
+  @   plan->flags == flush_flags(all_cpus, opts) && page[2] == vp_mask;
+  @ ensures well_formed: HVIPI_FLUSH_CALL(plan) ==>
+  @   ctl_rep_is(plan->control, HVIPI_FLUSH_CODE(plan), 0, plan->gvas, 0) &&
+  @   plan->bytes == 8 * (3 + plan->gvas);
+  @ ensures list_or_space: HVIPI_FLUSH_CALL(plan) ==>
+  @   plan->gvas == flush_gvas(start, end, opts, flush_room(page_size, 3)) &&
+  @   (HVIPI_FLUSH_IS_LIST(plan) <==> plan->gvas != 0);
+  @ ensures list_exact: HVIPI_FLUSH_CALL(plan) ==>
+  @   gva_list_exact(page + 3, plan->gvas, start, end);
+  @ ensures gva_coverage: HVIPI_FLUSH_IS_LIST(plan) ==>
+  @   gva_list_covers(page + 3, plan->gvas, start, end);
+  @ ensures no_spurious_page: HVIPI_FLUSH_CALL(plan) ==>
+  @   gva_list_inside(page + 3, plan->gvas, start, end);
+  @ ensures page_bounds: plan->bytes <= page_size &&
+  @   \forall integer i; plan->bytes / 8 <= i < page_size / 8 ==>
+  @     page[i] == \old(page[i]);
+  @*/
+static void hvipi_encode_flush(struct hvipi_flush_plan *plan, uint64_t *page,
+			       uint32_t page_size, uint64_t space,
+			       uint64_t start, uint64_t end, uint32_t opts,
+			       bool all_cpus, uint64_t vp_mask)
+{
+	uint32_t gvas, list;
+	uint64_t flags;
+
+	if (!page || page_size < 8u * HVIPI_FLUSH_HDR_WORDS) {
+		hvipi_flush_fallback(plan, HVIPI_FB_NO_PAGE);
+		return;
+	}
+	flags = hvipi_flush_flags(opts, all_cpus);
+	page[0] = (opts & HVIPI_FLUSH_OPT_ALL_SPACES) ? 0 : space;
+	page[1] = flags;
+	page[2] = vp_mask;
+	gvas = hvipi_flush_gvas(page, page_size, HVIPI_FLUSH_HDR_WORDS, start,
+				end, opts);
+	list = gvas != 0;
+	hvipi_flush_call(plan, HVIPI_FLUSH_SPACE + list,
+			 HVIPI_CALL_FLUSH_SPACE + list, 0, 0, gvas, flags,
+			 8u * (HVIPI_FLUSH_HDR_WORDS + gvas));
+}
+
+/*
+ * An Ex flush of the set @s (every target VP known and below 4096): the
+ * address space, then the IPI path's sparse VP set with the flags in its
+ * first word (hvipi_put_banks at word 1), then the GVA list after the
+ * banks; or a NO_PAGE fallback when the page cannot hold 32 + 8 * banks
+ * bytes.  Only @s is read.
+ */
+/*@ requires \valid(plan);
+  @ requires \valid_read(s);
+  @ requires page == \null || \valid(page + (0 .. page_size / 8 - 1));
+  @ requires \separated(plan, s, page + (0 .. page_size / 8 - 1));
+  @ requires \separated(s, page + (0 .. page_size / 8 - 1));
+  @ requires dense_banks: \forall integer k; 0 <= k < 64 ==>
+  @   (bit64(s->banks, k) <==> \exists integer i; 0 <= i < 64 &&
+  @     bit64(s->word[k], i));
+  @ assigns *plan, page[0 .. page_size / 8 - 1];
+  @ ensures bank_set: plan->valid_bank_mask == \old(s->banks);
+  @ ensures bank_count: plan->banks == popcount64(plan->valid_bank_mask);
+  @ ensures fallback_exact: !page_holds(page, page_size, 32 + 8 * plan->banks) ==>
+  @   plan->kind == HVIPI_FLUSH_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE &&
+  @   plan->control == 0 && plan->flags == 0 && plan->gvas == 0 &&
+  @   plan->bytes == 0;
+  @ ensures call_exact: page_holds(page, page_size, 32 + 8 * plan->banks) ==>
+  @   (plan->kind == HVIPI_FLUSH_SPACE_EX || plan->kind == HVIPI_FLUSH_LIST_EX) &&
+  @   plan->reason == HVIPI_FB_NONE;
+  @ ensures header: HVIPI_FLUSH_CALL(plan) ==>
+  @   page[0] == flush_space(space, opts) && page[1] == plan->flags &&
+  @   plan->flags == flush_flags(0, opts) &&
+  @   page[2] == HVIPI_FORMAT_SPARSE && page[3] == plan->valid_bank_mask;
+  @ ensures well_formed: HVIPI_FLUSH_CALL(plan) ==>
+  @   ctl_rep_is(plan->control, HVIPI_FLUSH_CODE(plan), plan->banks,
+  @              plan->gvas, 0) &&
+  @   plan->bytes == 8 * (4 + plan->banks + plan->gvas);
+  @ ensures list_or_space: HVIPI_FLUSH_CALL(plan) ==>
+  @   plan->gvas == flush_gvas(start, end, opts,
+  @     flush_room(page_size, 4 + plan->banks)) &&
+  @   (HVIPI_FLUSH_IS_LIST(plan) <==> plan->gvas != 0);
+  @ ensures list_exact: HVIPI_FLUSH_CALL(plan) ==>
+  @   gva_list_exact(page + (4 + plan->banks), plan->gvas, start, end);
+  @ ensures gva_coverage: HVIPI_FLUSH_IS_LIST(plan) ==>
+  @   gva_list_covers(page + (4 + plan->banks), plan->gvas, start, end);
+  @ ensures no_spurious_page: HVIPI_FLUSH_CALL(plan) ==>
+  @   gva_list_inside(page + (4 + plan->banks), plan->gvas, start, end);
+  @ ensures bit_coverage: HVIPI_FLUSH_CALL(plan) ==>
+  @   \forall integer k; bit64(page[3], k) ==>
+  @     bits_below(page[3], k) < plan->banks &&
+  @     page[4 + bits_below(page[3], k)] == \old(s->word[k]);
+  @ ensures reads: HVIPI_FLUSH_CALL(plan) ==>
+  @   \forall integer v; sparse_reads(page + 1, v) <==>
+  @     (0 <= v < 4096 && bit64(\old(s->word[v / 64]), v % 64));
+  @ ensures page_bounds: plan->bytes <= page_size &&
+  @   \forall integer i; plan->bytes / 8 <= i < page_size / 8 ==>
+  @     page[i] == \old(page[i]);
+  @*/
+static void hvipi_encode_flush_ex(struct hvipi_flush_plan *plan,
+				  uint64_t *page, uint32_t page_size,
+				  uint64_t space, uint64_t start, uint64_t end,
+				  uint32_t opts, const struct hvipi_set *s)
+{
+	uint8_t rank[64];
+	uint32_t gvas, list, nb = hvipi_rank(s->banks, rank);
+	uint64_t flags;
+
+	if (!page || page_size < 8u * (HVIPI_FLUSH_EX_HDR_WORDS + nb)) {
+		hvipi_flush_fallback(plan, HVIPI_FB_NO_PAGE);
+		plan->valid_bank_mask = s->banks;
+		plan->banks = nb;
+		return;
+	}
+	flags = hvipi_flush_flags(opts, false);
+	page[0] = (opts & HVIPI_FLUSH_OPT_ALL_SPACES) ? 0 : space;
+	/* The flags are below 8: they fit put_banks' 32-bit first word. */
+	(void)hvipi_put_banks(page + 1, nb, (uint32_t)flags, s, rank);
+	/*@ assert words: \forall integer k; 0 <= k < 64 &&
+	  @   bit64(\at(s->banks, Pre), k) ==>
+	  @   bits_below(\at(s->banks, Pre), k) < nb &&
+	  @   page[4 + bits_below(\at(s->banks, Pre), k)] == \at(s->word[k], Pre); */
+	gvas = hvipi_flush_gvas(page, page_size, HVIPI_FLUSH_EX_HDR_WORDS + nb,
+				start, end, opts);
+	list = gvas != 0;
+	hvipi_flush_call(plan, HVIPI_FLUSH_SPACE_EX + list,
+			 HVIPI_CALL_FLUSH_SPACE_EX + list, s->banks, nb, gvas,
+			 flags, 8u * (HVIPI_FLUSH_EX_HDR_WORDS + nb + gvas));
+}
+
+void hvipi_plan_flush(struct hvipi_flush_plan *plan, const unsigned long *mask,
+		      const unsigned long *present, uint32_t nr_cpu_ids,
+		      const uint32_t *vp_index, uint32_t vp_ident,
+		      uint64_t space, uint64_t start, uint64_t end,
+		      uint32_t opts, uint32_t hints, uint64_t *page,
+		      uint32_t page_size)
+{
+	struct hvipi_set s;
+
+	/*@ ghost hvipi_words_next = 0; */
+	hvipi_collect(&s, mask, present, nr_cpu_ids, vp_index, vp_ident, 0,
+		      false);
+	/*@ assert dense_v: \forall integer v; 0 <= v < 4096 ==>
+	  @   (bit64(s.word[v / 64], v % 64) <==> vp_target{Pre}(HVIPI_FLUSH_SET, v)); */
+	/*@ assert dense_banks: \forall integer k; 0 <= k < 64 ==>
+	  @   (bit64(s.banks, k) <==> \exists integer i; 0 <= i < 64 &&
+	  @     bit64(s.word[k], i)); */
+	if (!s.any || hvipi_flush_empty(start, end, opts)) {
+		hvipi_flush_clear(plan);
+		return;
+	}
+	if (!(hints & HVIPI_HINT_REMOTE_FLUSH)) {
+		hvipi_flush_fallback(plan, HVIPI_FB_NOT_RECOMMENDED);
+		return;
+	}
+	if (s.same) {
+		/* Every present CPU: ALL_PROCESSORS, no VP number needed. */
+		hvipi_encode_flush(plan, page, page_size, space, start, end,
+				   opts, true, 0);
+		return;
+	}
+	if (s.unknown) {
+		hvipi_flush_fallback(plan, HVIPI_FB_VP_UNKNOWN);
+		return;
+	}
+	if (hvipi_fast_rule(&s)) {
+		/*@ assert fast_word: \forall integer v; 0 <= v < 64 ==>
+		  @   (bit64(s.word[0], v) <==> vp_target{Pre}(HVIPI_FLUSH_SET, v)); */
+		hvipi_encode_flush(plan, page, page_size, space, start, end,
+				   opts, false, s.word[0]);
+		return;
+	}
+	if (!(hints & HVIPI_HINT_EX_MASKS)) {
+		hvipi_flush_fallback(plan, HVIPI_FB_EX_NOT_RECOMMENDED);
+		return;
+	}
+	if (s.huge) {
+		hvipi_flush_fallback(plan, HVIPI_FB_VP_TOO_BIG);
+		return;
+	}
+	hvipi_encode_flush_ex(plan, page, page_size, space, start, end, opts,
+			      &s);
 }

@@ -438,17 +438,11 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
   @ assigns list[0 .. capacity - 1];
   @ ensures gva_count: \result == (gva_entries(start, end) <= capacity ?
   @   gva_entries(start, end) : 0);
-  @ ensures list_exact: \forall integer j; 0 <= j < \result ==>
-  @   list[j] == gva_entry(gva_first(start), gva_last(end), j);
+  @ ensures list_exact: gva_list_exact(list, \result, start, end);
   @ ensures gva_coverage: \result > 0 ==>
-  @   \forall integer p; gva_first(start) <= p <= gva_last(end) ==>
-  @     (p - gva_first(start)) / 4096 < \result &&
-  @     gva_covers(list[(p - gva_first(start)) / 4096], p);
-  @ ensures no_spurious_page: \forall integer j, p;
-  @   0 <= j < \result && gva_covers(list[j], p) ==>
-  @     gva_first(start) <= p <= gva_last(end);
-  @ ensures page_bounds: \forall integer j; \result <= j < capacity ==>
-  @   list[j] == \old(list[j]);
+  @   gva_list_covers(list, \result, start, end);
+  @ ensures no_spurious_page: gva_list_inside(list, \result, start, end);
+  @ ensures page_bounds: words_kept{Pre, Post}(list, \result, capacity);
   @*/
 uint32_t hvipi_gva_list(uint64_t *list, uint32_t capacity, uint64_t start,
 			uint64_t end);
@@ -521,6 +515,255 @@ enum hvipi_rep_step {
   @*/
 enum hvipi_rep_step hvipi_rep_next(uint64_t control, uint64_t result,
 				   uint64_t *next);
+
+/*
+ * The remote TLB flush (spec/FLUSH_RULES.md): HvCallFlushVirtualAddressSpace
+ * and HvCallFlushVirtualAddressList, and their Ex forms with the sparse VP
+ * set of the IPI path.  Every call is memory-based: the input goes to the
+ * page, and the glue issues it with hvipi_rep_next()'s loop.
+ */
+#define HVIPI_CALL_FLUSH_SPACE		0x0002u
+#define HVIPI_CALL_FLUSH_LIST		0x0003u
+#define HVIPI_CALL_FLUSH_SPACE_EX	0x0013u
+#define HVIPI_CALL_FLUSH_LIST_EX	0x0014u
+
+/* HV_FLUSH_* flags, input word 1 (TLFS). */
+#define HVIPI_HV_FLUSH_ALL_PROCESSORS		0x1u
+#define HVIPI_HV_FLUSH_ALL_SPACES		0x2u	/* ALL_VIRTUAL_ADDRESS_SPACES */
+#define HVIPI_HV_FLUSH_NON_GLOBAL_ONLY		0x4u	/* NON_GLOBAL_MAPPINGS_ONLY */
+
+/* Hint: CPUID 0x40000004 EAX bit 2, remote TLB flush recommended. */
+#define HVIPI_HINT_REMOTE_FLUSH	(1u << 3)
+
+/* What the caller asks for (hvipi_plan_flush()'s @opts). */
+#define HVIPI_FLUSH_OPT_ALL_SPACES	(1u << 0)	/* no mm: every address space */
+#define HVIPI_FLUSH_OPT_WHOLE		(1u << 1)	/* the whole space (TLB_FLUSH_ALL) */
+#define HVIPI_FLUSH_OPT_GLOBAL		(1u << 2)	/* global mappings must go too */
+
+/* Input header: address space, flags, then the processor mask (non-Ex)
+ * or the VP set's format and valid-bank mask (Ex), u64 words. */
+#define HVIPI_FLUSH_HDR_WORDS		3u
+#define HVIPI_FLUSH_EX_HDR_WORDS	4u
+
+enum hvipi_flush_kind {
+	HVIPI_FLUSH_NONE = 0,		/* nothing to flush: success */
+	HVIPI_FLUSH_SPACE = 1,		/* 0x0002, 24 bytes */
+	HVIPI_FLUSH_LIST = 2,		/* 0x0003, 24 + 8 gvas bytes */
+	HVIPI_FLUSH_SPACE_EX = 3,	/* 0x0013, 32 + 8 banks bytes */
+	HVIPI_FLUSH_LIST_EX = 4,	/* 0x0014, 32 + 8 (banks + gvas) bytes */
+	HVIPI_FLUSH_FALLBACK = 5,	/* flush natively: reason says why */
+};
+
+/*
+ * A flush plan.  For the four call kinds the input is page bytes
+ * [0, bytes): word 0 the address space, word 1 the flags; non-Ex: word 2
+ * the processor mask, the GVA list from word 3; Ex: word 2 the format
+ * (sparse), word 3 the valid-bank mask, the compacted bank words from
+ * word 4, the GVA list after them.
+ */
+struct hvipi_flush_plan {
+	uint32_t kind;		/* enum hvipi_flush_kind */
+	uint32_t reason;	/* enum hvipi_reason, HVIPI_FB_NONE unless FALLBACK */
+	uint64_t control;	/* hypercall control word; 0 for NONE, FALLBACK */
+	uint64_t flags;		/* the HV_FLUSH_* flags written to word 1 */
+	uint64_t valid_bank_mask; /* Ex kinds (and their NO_PAGE fallback) */
+	uint32_t banks;		/* their number, the variable-header size */
+	uint32_t gvas;		/* GVA entries, the rep count; 0 for SPACE* */
+	uint32_t bytes;		/* input bytes written to the page */
+};
+
+/* The plan's call, by kind: is it one, is it Ex, its header words, its code. */
+#define HVIPI_FLUSH_CALL(p) \
+	((p)->kind >= HVIPI_FLUSH_SPACE && (p)->kind <= HVIPI_FLUSH_LIST_EX)
+#define HVIPI_FLUSH_IS_EX(p) \
+	((p)->kind == HVIPI_FLUSH_SPACE_EX || (p)->kind == HVIPI_FLUSH_LIST_EX)
+#define HVIPI_FLUSH_IS_LIST(p) \
+	((p)->kind == HVIPI_FLUSH_LIST || (p)->kind == HVIPI_FLUSH_LIST_EX)
+#define HVIPI_FLUSH_HDR(p) \
+	(HVIPI_FLUSH_IS_EX(p) ? HVIPI_FLUSH_EX_HDR_WORDS + (p)->banks : \
+	 HVIPI_FLUSH_HDR_WORDS)
+#define HVIPI_FLUSH_CODE(p) \
+	((p)->kind == HVIPI_FLUSH_SPACE ? HVIPI_CALL_FLUSH_SPACE : \
+	 (p)->kind == HVIPI_FLUSH_LIST ? HVIPI_CALL_FLUSH_LIST : \
+	 (p)->kind == HVIPI_FLUSH_SPACE_EX ? HVIPI_CALL_FLUSH_SPACE_EX : \
+	 HVIPI_CALL_FLUSH_LIST_EX)
+
+/* The target set of a flush: every CPU of the mask, self included. */
+#define HVIPI_FLUSH_SET mask, nr_cpu_ids, vp_index, 0, 0
+
+/*
+ * hvipi_plan_flush - plan one remote TLB flush.
+ * @plan:       where the plan goes
+ * @mask, @present, @nr_cpu_ids, @vp_index, @vp_ident: as for
+ *              hvipi_plan_mask(); the calling CPU is a target when its bit
+ *              is set (a flush never leaves self out)
+ * @space:      the address space (CR3 value of the mm's page table), used
+ *              unless @opts has HVIPI_FLUSH_OPT_ALL_SPACES
+ * @start, @end: the range [start, end) of guest virtual addresses, unless
+ *              @opts has HVIPI_FLUSH_OPT_WHOLE
+ * @opts:       HVIPI_FLUSH_OPT_* flags
+ * @hints:      HVIPI_HINT_REMOTE_FLUSH, HVIPI_HINT_EX_MASKS
+ * @page, @page_size: the per-CPU input page, as for hvipi_plan_mask()
+ *
+ * The rules, first that applies wins (spec/FLUSH_RULES.md, section 9):
+ *   1 no target CPU, or an empty range   -> NONE
+ *   2 no remote-flush hint               -> FALLBACK NOT_RECOMMENDED
+ *   3 targets == present CPUs            -> SPACE/LIST, ALL_PROCESSORS,
+ *                                           processor mask 0, no VP read
+ *   4 a target VP unknown                -> FALLBACK VP_UNKNOWN
+ *   5 every target VP below 64           -> SPACE/LIST, the VP mask
+ *   6 no EX hint                         -> FALLBACK EX_NOT_RECOMMENDED
+ *   7 a target VP >= 4096                -> FALLBACK VP_TOO_BIG
+ *   8 otherwise                          -> SPACE_EX/LIST_EX, sparse set
+ * A call kind whose header does not fit the page is FALLBACK NO_PAGE.  A
+ * call is a LIST when a range was asked for and its GVA list fits after
+ * the header, else a whole-space SPACE.
+ * Writes only *plan, and page bytes [0, plan->bytes).
+ */
+/*@ requires plan_valid: \valid(plan);
+  @ requires mask_valid:
+  @   \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires present_valid: present == \null ||
+  @   \valid_read(present + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires table_valid: \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires ident_prefix: vp_ident <= nr_cpu_ids &&
+  @   vp_identity(vp_index, vp_ident);
+  @ requires page_valid: page == \null || \valid(page + (0 .. page_size / 8 - 1));
+  @ requires separated: \separated(plan,
+  @   mask + (0 .. mask_words(nr_cpu_ids) - 1),
+  @   vp_index + (0 .. nr_cpu_ids - 1), page + (0 .. page_size / 8 - 1));
+  @ requires present_partition: present == \null ||
+  @   present_is_partition(present, nr_cpu_ids, vp_index);
+  @ requires separated_present: present == \null ||
+  @   \separated(present + (0 .. mask_words(nr_cpu_ids) - 1),
+  @               plan, page + (0 .. page_size / 8 - 1));
+  @ assigns *plan, page[0 .. page_size / 8 - 1], hvipi_words_next;
+  @
+  @ ensures read_once: hvipi_words_next == mask_words(nr_cpu_ids);
+  @ ensures reason_iff_fallback:
+  @   (plan->reason == HVIPI_FB_NONE) <==> (plan->kind != HVIPI_FLUSH_FALLBACK);
+  @ ensures page_bounds: plan->bytes <= page_size &&
+  @   \forall integer i; plan->bytes / 8 <= i < page_size / 8 ==>
+  @     page[i] == \old(page[i]);
+  @ ensures no_input: !HVIPI_FLUSH_CALL(plan) ==>
+  @   plan->bytes == 0 && plan->control == 0 && plan->flags == 0 &&
+  @   plan->gvas == 0;
+  @ ensures pinned_banks: !HVIPI_FLUSH_IS_EX(plan) &&
+  @   plan->reason != HVIPI_FB_NO_PAGE ==>
+  @     plan->valid_bank_mask == 0 && plan->banks == 0;
+  @ ensures well_formed: HVIPI_FLUSH_CALL(plan) ==>
+  @   ctl_rep_is(plan->control, HVIPI_FLUSH_CODE(plan), plan->banks,
+  @              plan->gvas, 0) &&
+  @   plan->bytes == 8 * (HVIPI_FLUSH_HDR(plan) + plan->gvas);
+  @ ensures address_space: HVIPI_FLUSH_CALL(plan) ==>
+  @   page[0] == flush_space(space, opts);
+  @ ensures flags_word: HVIPI_FLUSH_CALL(plan) ==> page[1] == plan->flags;
+  @ ensures ex_header: HVIPI_FLUSH_IS_EX(plan) ==>
+  @   page[2] == HVIPI_FORMAT_SPARSE && page[3] == plan->valid_bank_mask;
+  @ ensures list_or_space: HVIPI_FLUSH_CALL(plan) ==>
+  @   plan->gvas == flush_gvas(start, end, opts,
+  @     flush_room(page_size, HVIPI_FLUSH_HDR(plan))) &&
+  @   (HVIPI_FLUSH_IS_LIST(plan) <==> plan->gvas != 0);
+  @ ensures list_exact: HVIPI_FLUSH_CALL(plan) ==>
+  @   gva_list_exact(page + HVIPI_FLUSH_HDR(plan), plan->gvas, start, end);
+  @ ensures gva_coverage: HVIPI_FLUSH_IS_LIST(plan) ==>
+  @   gva_list_covers(page + HVIPI_FLUSH_HDR(plan), plan->gvas, start, end);
+  @ ensures no_spurious_page: HVIPI_FLUSH_CALL(plan) ==>
+  @   gva_list_inside(page + HVIPI_FLUSH_HDR(plan), plan->gvas, start, end);
+  @
+  @ behavior nothing_to_do:
+  @   assumes no_target(HVIPI_FLUSH_SET) || flush_empty(start, end, opts);
+  @   ensures kind: plan->kind == HVIPI_FLUSH_NONE;
+  @ behavior not_recommended:
+  @   assumes !no_target(HVIPI_FLUSH_SET) && !flush_empty(start, end, opts) &&
+  @     !hint_flush(hints);
+  @   ensures fallback_exact: plan->kind == HVIPI_FLUSH_FALLBACK &&
+  @     plan->reason == HVIPI_FB_NOT_RECOMMENDED;
+  @ behavior all_cpus:
+  @   assumes flush_gate(mask, nr_cpu_ids, vp_index, start, end, opts, hints) &&
+  @     present != \null && same_cpus(mask, present, nr_cpu_ids);
+  @   ensures call_exact: page_holds(page, page_size, 24) ==>
+  @     plan->kind == HVIPI_FLUSH_SPACE || plan->kind == HVIPI_FLUSH_LIST;
+  @   ensures fallback_exact: !page_holds(page, page_size, 24) ==>
+  @     plan->kind == HVIPI_FLUSH_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE;
+  @   ensures flags_exact: HVIPI_FLUSH_CALL(plan) ==>
+  @     plan->flags == flush_flags(1, opts) && page[2] == 0;
+  @   ensures no_vp_lost: \forall integer c; target{Pre}(HVIPI_FLUSH_SET, c) ==>
+  @     all_reads(\old(vp_index[c]));
+  @   ensures no_spurious_vp: \forall integer v; all_reads(v) ==>
+  @     vp_target{Pre}(HVIPI_FLUSH_SET, v);
+  @ behavior vp_unknown:
+  @   assumes flush_gate(mask, nr_cpu_ids, vp_index, start, end, opts, hints) &&
+  @     !(present != \null && same_cpus(mask, present, nr_cpu_ids)) &&
+  @     some_vp_unknown(HVIPI_FLUSH_SET);
+  @   ensures fallback_exact: plan->kind == HVIPI_FLUSH_FALLBACK &&
+  @     plan->reason == HVIPI_FB_VP_UNKNOWN;
+  @ behavior fast:
+  @   assumes flush_gate(mask, nr_cpu_ids, vp_index, start, end, opts, hints) &&
+  @     !(present != \null && same_cpus(mask, present, nr_cpu_ids)) &&
+  @     all_vps_fast(HVIPI_FLUSH_SET);
+  @   ensures call_exact: page_holds(page, page_size, 24) ==>
+  @     plan->kind == HVIPI_FLUSH_SPACE || plan->kind == HVIPI_FLUSH_LIST;
+  @   ensures fallback_exact: !page_holds(page, page_size, 24) ==>
+  @     plan->kind == HVIPI_FLUSH_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE;
+  @   ensures flags_exact: HVIPI_FLUSH_CALL(plan) ==>
+  @     plan->flags == flush_flags(0, opts);
+  @   ensures bit_coverage: HVIPI_FLUSH_CALL(plan) ==>
+  @     \forall integer v; 0 <= v < 64 ==>
+  @       (bit64(page[2], v) <==> vp_target{Pre}(HVIPI_FLUSH_SET, v));
+  @   ensures no_vp_lost: HVIPI_FLUSH_CALL(plan) ==>
+  @     \forall integer c; target{Pre}(HVIPI_FLUSH_SET, c) ==>
+  @       fast_reads(page[2], \old(vp_index[c]));
+  @   ensures no_spurious_vp: HVIPI_FLUSH_CALL(plan) ==>
+  @     \forall integer v; fast_reads(page[2], v) ==>
+  @       vp_target{Pre}(HVIPI_FLUSH_SET, v);
+  @ behavior ex_not_recommended:
+  @   assumes flush_gate(mask, nr_cpu_ids, vp_index, start, end, opts, hints) &&
+  @     !(present != \null && same_cpus(mask, present, nr_cpu_ids)) &&
+  @     !some_vp_unknown(HVIPI_FLUSH_SET) && !all_vps_fast(HVIPI_FLUSH_SET) &&
+  @     !hint_ex(hints);
+  @   ensures fallback_exact: plan->kind == HVIPI_FLUSH_FALLBACK &&
+  @     plan->reason == HVIPI_FB_EX_NOT_RECOMMENDED;
+  @ behavior vp_too_big:
+  @   assumes flush_gate(mask, nr_cpu_ids, vp_index, start, end, opts, hints) &&
+  @     !(present != \null && same_cpus(mask, present, nr_cpu_ids)) &&
+  @     !some_vp_unknown(HVIPI_FLUSH_SET) && !all_vps_fast(HVIPI_FLUSH_SET) &&
+  @     hint_ex(hints) && some_vp_too_big(HVIPI_FLUSH_SET);
+  @   ensures fallback_exact: plan->kind == HVIPI_FLUSH_FALLBACK &&
+  @     plan->reason == HVIPI_FB_VP_TOO_BIG;
+  @ behavior sparse:
+  @   assumes flush_gate(mask, nr_cpu_ids, vp_index, start, end, opts, hints) &&
+  @     !(present != \null && same_cpus(mask, present, nr_cpu_ids)) &&
+  @     !some_vp_unknown(HVIPI_FLUSH_SET) && !all_vps_fast(HVIPI_FLUSH_SET) &&
+  @     hint_ex(hints) && !some_vp_too_big(HVIPI_FLUSH_SET);
+  @   ensures bank_set: \forall integer k; 0 <= k < 64 ==>
+  @     (bit64(plan->valid_bank_mask, k) <==> bank_used{Pre}(HVIPI_FLUSH_SET, k));
+  @   ensures bank_count: plan->banks == popcount64(plan->valid_bank_mask);
+  @   ensures call_exact: page_holds(page, page_size, 32 + 8 * plan->banks) ==>
+  @     plan->kind == HVIPI_FLUSH_SPACE_EX || plan->kind == HVIPI_FLUSH_LIST_EX;
+  @   ensures fallback_exact: !page_holds(page, page_size, 32 + 8 * plan->banks) ==>
+  @     plan->kind == HVIPI_FLUSH_FALLBACK && plan->reason == HVIPI_FB_NO_PAGE;
+  @   ensures flags_exact: HVIPI_FLUSH_CALL(plan) ==>
+  @     plan->flags == flush_flags(0, opts);
+  @   ensures bit_coverage: HVIPI_FLUSH_CALL(plan) ==>
+  @     \forall integer v; 0 <= v < 4096 && bit64(page[3], v / 64) ==>
+  @       (bit64(page[4 + bits_below(page[3], v / 64)], v % 64) <==>
+  @        vp_target{Pre}(HVIPI_FLUSH_SET, v));
+  @   ensures no_vp_lost: HVIPI_FLUSH_CALL(plan) ==>
+  @     \forall integer c; target{Pre}(HVIPI_FLUSH_SET, c) ==>
+  @       sparse_reads(page + 1, \old(vp_index[c]));
+  @   ensures no_spurious_vp: HVIPI_FLUSH_CALL(plan) ==>
+  @     \forall integer v; sparse_reads(page + 1, v) ==>
+  @       vp_target{Pre}(HVIPI_FLUSH_SET, v);
+  @ complete behaviors;
+  @ disjoint behaviors;
+  @*/
+void hvipi_plan_flush(struct hvipi_flush_plan *plan, const unsigned long *mask,
+		      const unsigned long *present, uint32_t nr_cpu_ids,
+		      const uint32_t *vp_index, uint32_t vp_ident,
+		      uint64_t space, uint64_t start, uint64_t end,
+		      uint32_t opts, uint32_t hints, uint64_t *page,
+		      uint32_t page_size);
 
 /* The control word: call code, fast bit, variable-header size; rest zero. */
 /*@ requires code_fits: code < 65536;

@@ -10,6 +10,7 @@
  * __send_ipi_mask() and __send_ipi_one() become calls to the functions
  * below (see kernel-glue/README.md, "In-tree drop-in").
  */
+#include <linux/mm.h>
 #include <linux/cpumask.h>
 #include <linux/hardirq.h>
 #include <linux/irqflags.h>
@@ -21,9 +22,11 @@
 #include <asm/io.h>
 #include <asm/mshyperv.h>
 #include <asm/simd.h>
+#include <asm/tlbflush.h>
 
 #include "hvipi.h"
 #include "hvipi_assume.h"
+#include "hvipi_flush.h"
 #include "hvipi_hcall.h"
 #include "hv_ipi_hvipi.h"
 
@@ -224,4 +227,49 @@ bool hv_hvipi_send_mask(const struct cpumask *mask, int vector,
 bool hv_hvipi_send_one(int cpu, int vector)
 {
 	return hv_hvipi_send(NULL, cpu, vector, false);
+}
+
+/*
+ * The remote TLB flush, for arch/x86/hyperv/mmu.c: the body of
+ * hyperv_flush_tlb_multi() becomes
+ *
+ *	if (!hv_hvipi_flush_tlb_multi(cpus, info))
+ *		native_flush_tlb_multi(cpus, info);
+ *
+ * (kernel-glue/README.md, "In-tree drop-in").  The flush_tlb_info maps to
+ * the core's explicit inputs: no mm, every address space (address space
+ * 0); the mm's page-table root as a CR3 value (physical address of pgd,
+ * CR3_ADDR_MASK: no PCID bits, no NOFLUSH bit, as 6.1 sends it);
+ * TLB_FLUSH_ALL, the whole space (the core never reads end as a sentinel);
+ * freed page tables, global mappings too (no NON_GLOBAL_MAPPINGS_ONLY:
+ * stronger than 6.1, which ignores freed_tables).  Same readiness, VP
+ * table, identity prefix and present mask as the IPIs above.
+ */
+bool hv_hvipi_flush_tlb_multi(const struct cpumask *cpus,
+			      const struct flush_tlb_info *info)
+{
+	struct hvipi_flush_plan plan;
+	unsigned int calls;
+	u32 opts = 0, hints = 0;
+	u64 space = 0;
+
+	if (!READ_ONCE(hv_hvipi_ready))
+		return false;
+	if (info->mm)
+		space = __pa(info->mm->pgd) & CR3_ADDR_MASK;
+	else
+		opts |= HVIPI_FLUSH_OPT_ALL_SPACES;
+	if (info->end == TLB_FLUSH_ALL)
+		opts |= HVIPI_FLUSH_OPT_WHOLE;
+	if (info->freed_tables)
+		opts |= HVIPI_FLUSH_OPT_GLOBAL;
+	if (ms_hyperv.hints & HV_X64_REMOTE_TLB_FLUSH_RECOMMENDED)
+		hints |= HVIPI_HINT_REMOTE_FLUSH;
+	if (ms_hyperv.hints & HV_X64_EX_PROCESSOR_MASKS_RECOMMENDED)
+		hints |= HVIPI_HINT_EX_MASKS;
+	return hvipi_flush_try(hv_hypercall_pg, hyperv_pcpu_input_arg, cpus,
+			       hv_hvipi_present, hv_vp_index,
+			       READ_ONCE(hv_hvipi_vp_ident), hints,
+			       HV_HYP_PAGE_SIZE, space, info->start, info->end,
+			       opts, &plan, &calls);
 }

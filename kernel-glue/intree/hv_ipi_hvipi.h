@@ -24,6 +24,14 @@ bool __init hv_hvipi_init(void);
 bool hv_hvipi_send_mask(const struct cpumask *mask, int vector,
 			bool exclude_self);
 bool hv_hvipi_send_one(int cpu, int vector);
+/*
+ * The remote TLB flush (arch/x86/hyperv/mmu.c's hyperv_flush_tlb_multi()):
+ * true when flushed by hypercall (or nothing to flush), false when the
+ * caller must use native_flush_tlb_multi().
+ */
+struct flush_tlb_info;
+bool hv_hvipi_flush_tlb_multi(const struct cpumask *cpus,
+			      const struct flush_tlb_info *info);
 /* Call after an hv_vp_index entry is set (hv_cpu_init): recomputes the
  * identity prefix the verified core packs a mask word at a time. */
 void hv_hvipi_vp_index_changed(void);

@@ -271,6 +271,57 @@ static void eva_drive_rep(void)
 	(void)st;
 }
 
+static struct hvipi_flush_plan eva_fplan;
+
+/*
+ * The flush driver's page: page_size words and 68 more.  An Ex flush
+ * writes its GVA list at word 4 + banks (banks 0..64) with room for
+ * page_size / 8 - 4 - banks entries; EVA does not relate a pointer's
+ * offset to an integer bound, so it cannot see that the list ends inside
+ * page_size / 8 words when the offset varies with the banks, and with the
+ * 512-word page it reports an out-of-bounds write that cannot happen.  The
+ * 68 spare words keep EVA's check to what it can decide (no write beyond
+ * 4 + 64 + 4095 words, no overflow, no undefined operation); that the list
+ * ends within page_size bytes is WP's page_bounds (proofs/eva/README).
+ */
+static uint64_t eva_fpage[EVA_PAGE_WORDS + 68];
+
+/*
+ * hvipi_plan_flush, every argument nondeterministic; then the same with
+ * present a copy of the mask (the ALL_PROCESSORS path), and a small range
+ * that lists one page.
+ */
+static void eva_drive_plan_flush(void)
+{
+	uint32_t nr = Frama_C_unsigned_int_interval(1u, EVA_NCPU);
+	uint32_t hints = Frama_C_unsigned_int_interval(0u, 15u);
+	uint32_t opts = Frama_C_unsigned_int_interval(0u, 7u);
+	const unsigned long *present;
+	uint32_t w, page_size;
+	uint64_t *page;
+
+	eva_fill_mask();
+	eva_fill_vp();
+	present = eva_pick_present();
+	page_size = eva_pick_page_size();
+	Frama_C_make_unknown((char *)eva_fpage, sizeof(eva_fpage));
+	page = eva_bool() ? eva_fpage : NULL;
+	hvipi_plan_flush(&eva_fplan, eva_mask, present, nr, eva_vp,
+			 eva_pick_ident(nr), eva_u64(), eva_u64(), eva_u64(),
+			 opts, hints, page, page_size);
+	/*@ assert eva_fkind: eva_fplan.kind <= HVIPI_FLUSH_FALLBACK; */
+	/*@ assert eva_freason: eva_fplan.reason <= HVIPI_FB_NO_PAGE; */
+	/*@ assert eva_fbytes: eva_fplan.bytes <= page_size; */
+
+	for (w = 0; w < EVA_NWORDS; w++)
+		eva_present[w] = eva_mask[w];
+	page = eva_bool() ? eva_fpage : NULL;
+	hvipi_plan_flush(&eva_fplan, eva_mask, eva_present, nr, eva_vp, 0,
+			 0x1000u, 0x7f0000000000ull, 0x7f0000001000ull, 0u,
+			 HVIPI_HINT_REMOTE_FLUSH, page, 4096u);
+	/*@ assert eva_fbytes_all: eva_fplan.bytes <= 4096; */
+}
+
 void eva_main(void)
 {
 	eva_drive_control();
@@ -280,4 +331,5 @@ void eva_main(void)
 	eva_drive_plan_one();
 	eva_drive_plan_mask();
 	eva_drive_plan_mask_all();
+	eva_drive_plan_flush();
 }

@@ -22,7 +22,10 @@
  *   a short range), 16-17 capacity % 513 (the GVA list, against an
  *   independent structural check), 18-25 a rep control word (reserved bits
  *   and the fast bit cleared, rep start capped at the rep count) and bytes
- *   8-15 its result (hvipi_rep_next, against the rule written with shifts).
+ *   8-15 its result (hvipi_rep_next, against the rule written with shifts);
+ *   the flush planner takes the mask, present mask, VP table and page of
+ *   the IPI input, start and end, byte 26 as its options and byte 3 as its
+ *   hints (bit 3, the remote-flush hint, inverted: set unless byte 3 sets it).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -118,6 +121,112 @@ static void fuzz_rep(uint64_t ctl, uint64_t res)
 		abort();
 }
 
+/*
+ * hvipi_plan_flush against the flush rules read from the words it wrote:
+ * kind and reason in range and consistent; nothing written past
+ * plan.bytes (nothing at all without a call); the control word's fields;
+ * the flags; the VP set, read back from the processor mask or the compact
+ * banks, exactly the target VPs (ALL_PROCESSORS only when the mask is the
+ * present mask); the GVA list one run of the range's pages.
+ */
+#define FZ_PAGE_WORDS	(4096u / 8u + 8u)
+
+static void fuzz_flush(const unsigned long *mask, const unsigned long *present,
+		       uint32_t nr, const uint32_t *vp, uint64_t start,
+		       uint64_t end, uint32_t opts, uint32_t hints,
+		       bool have_page, uint32_t page_size)
+{
+	static uint64_t page[FZ_PAGE_WORDS], want[64];
+	struct hvipi_flush_plan p;
+	uint64_t flags, w, vbm, pg;
+	uint32_t c, i, j, hdr, nb, k, rank;
+	bool any = false, same = present != NULL, ex;
+
+	for (i = 0; i < FZ_PAGE_WORDS; i++)
+		page[i] = 0xa5a5a5a5a5a5a5a5ull ^ i;
+	memset(want, 0, sizeof(want));
+	for (c = 0; c < nr; c++) {
+		bool in = (mask[c / 64] >> (c % 64)) & 1;
+
+		if (present && in != ((present[c / 64] >> (c % 64)) & 1))
+			same = false;
+		if (in) {
+			any = true;
+			if (vp[c] < 4096)
+				want[vp[c] / 64] |= 1ull << (vp[c] % 64);
+		}
+	}
+	hvipi_plan_flush(&p, mask, present, nr, vp, 0, 0x5000, start, end,
+			 opts, hints, have_page ? page : NULL, page_size);
+	if (p.kind > HVIPI_FLUSH_FALLBACK || p.reason > HVIPI_FB_NO_PAGE ||
+	    (p.kind == HVIPI_FLUSH_FALLBACK) != (p.reason != HVIPI_FB_NONE) ||
+	    p.bytes > page_size)
+		abort();
+	for (i = HVIPI_FLUSH_CALL(&p) ? p.bytes / 8 : 0; i < FZ_PAGE_WORDS; i++)
+		if (page[i] != (0xa5a5a5a5a5a5a5a5ull ^ i))
+			abort();
+	if ((!any || (!(opts & HVIPI_FLUSH_OPT_WHOLE) && end <= start)) !=
+	    (p.kind == HVIPI_FLUSH_NONE))
+		abort();
+	if (!HVIPI_FLUSH_CALL(&p))
+		return;
+	ex = HVIPI_FLUSH_IS_EX(&p);
+	nb = ex ? p.banks : 0;
+	hdr = ex ? 4 + nb : 3;
+	/* control: code, varhdr, rep count; fast, rep start, reserved zero */
+	if ((p.control & 0xffff) != (ex ? 0x13u : 0x2u) + (p.gvas != 0) ||
+	    (p.control >> 16 & 1) || (p.control >> 17 & 0x3ff) != nb ||
+	    (p.control >> 27 & 0x1f) || (p.control >> 32 & 0xfff) != p.gvas ||
+	    (p.control >> 44) != 0 || p.bytes != 8 * (hdr + p.gvas))
+		abort();
+	flags = (ex || !same ? 0 : 1) | (opts & 1 ? 2 : 0) |
+		((opts & 2) && !(opts & 4) ? 4 : 0);
+	if (page[0] != (opts & 1 ? 0 : 0x5000) || page[1] != flags || p.flags != flags)
+		abort();
+	if (!ex && same) {
+		if (page[2] != 0)
+			abort();
+	} else if (!ex) {
+		if (page[2] != want[0])
+			abort();
+		for (k = 1; k < 64; k++)
+			if (want[k])
+				abort();
+	} else {
+		vbm = page[3];
+		if (page[2] != 0 || vbm != p.valid_bank_mask)
+			abort();
+		for (k = 0, rank = 0; k < 64; k++) {
+			w = (vbm >> k & 1) ? page[4 + rank++] : 0;
+			if (w != want[k] || ((vbm >> k & 1) && !w))
+				abort();
+		}
+		if (rank != nb)
+			abort();
+	}
+	/* the list: the pages start / 4096 .. (end - 1) / 4096, in order */
+	if (p.gvas) {
+		if ((opts & 2) || end <= start)
+			abort();
+		pg = start >> 12;
+		for (j = 0; j < p.gvas; j++) {
+			uint64_t e = page[hdr + j], more = e & 0xfff;
+
+			if (e >> 12 != pg || (j + 1 < p.gvas && more != 4095))
+				abort();
+			pg += more + 1;
+		}
+		if (pg - 1 != (end - 1) >> 12)
+			abort();
+	} else if (!(opts & 2) && ((end - 1) >> 12) - (start >> 12) < 4096ull * 8) {
+		/* a whole space for a short range only when the list cannot fit */
+		uint64_t need = (((end - 1) >> 12) - (start >> 12)) / 4096 + 1;
+
+		if (need <= page_size / 8 - hdr)
+			abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint32_t nr = get(data, size, 0, 2) % 8193u;
@@ -187,6 +296,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		fuzz_gva(start, end, get(data, size, 16, 2) % 513u);
 		fuzz_rep(get64(data, size, 18), get64(data, size, 8));
+		fuzz_flush(mask, k.present, nr, vp, start, end,
+			   get(data, size, 26, 1) & 7u,
+			   (get(data, size, 3, 1) & 0xfu) ^ HVIPI_HINT_REMOTE_FLUSH,
+			   k.have_page, k.page_size);
 	}
 	free(mask);
 	free(present);

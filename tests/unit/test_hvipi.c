@@ -1427,6 +1427,176 @@ static void test_rep_loop(void **state)
 	}
 }
 
+/*
+ * ---- the flush planner (hvipi_plan_flush) ----
+ * Worked examples of spec/FLUSH_RULES.md, word for word: four CPUs, VPs
+ * given per test, a canary-filled 4 KiB page.
+ */
+#define FL_WORDS	512u
+#define FL_S		0x7f0000000000ull
+#define FL_SPACE	0x1234000ull	/* a CR3 value: bits 11:0 clear */
+
+static uint64_t fl_page[FL_WORDS];
+static unsigned long fl_mask[2], fl_present[2];
+static uint32_t fl_vp[128];
+
+static void fl_plan(struct hvipi_flush_plan *p, unsigned long mask,
+		    unsigned long present, uint64_t start, uint64_t end,
+		    uint32_t opts, uint32_t hints, uint32_t page_size)
+{
+	uint32_t i;
+
+	for (i = 0; i < FL_WORDS; i++)
+		fl_page[i] = GVA_CANARY;
+	fl_mask[0] = mask;
+	fl_present[0] = present;
+	hvipi_plan_flush(p, fl_mask, fl_present, 4, fl_vp, 0, FL_SPACE, start,
+			 end, opts, hints, page_size ? fl_page : NULL,
+			 page_size);
+}
+
+static bool fl_untouched_from(uint32_t from)
+{
+	uint32_t i;
+
+	for (i = from; i < FL_WORDS; i++)
+		if (fl_page[i] != GVA_CANARY)
+			return false;
+	return true;
+}
+
+#define FL_HINTS	(HVIPI_HINT_REMOTE_FLUSH | HVIPI_HINT_EX_MASKS)
+
+static void test_flush_examples(void **state)
+{
+	struct hvipi_flush_plan p;
+
+	(void)state;
+	fl_vp[0] = 0; fl_vp[1] = 1; fl_vp[2] = 2; fl_vp[3] = 3;
+	/* 1 page, CPUs 1 and 2 of 0..3 present: List 0x0003, rep count 1 */
+	fl_plan(&p, 0x6, 0xf, FL_S, FL_S + 0x1000, 0, FL_HINTS, 4096);
+	assert_int_equal(p.kind, HVIPI_FLUSH_LIST);
+	assert_true(p.control == 0x0000000100000003ull);
+	assert_int_equal(p.gvas, 1);
+	assert_int_equal(p.bytes, 32);
+	assert_true(fl_page[0] == FL_SPACE && fl_page[1] == 0 && fl_page[2] == 0x6);
+	assert_true(fl_page[3] == 0x7f0000000000ull);
+	assert_true(fl_untouched_from(4));
+	/* 33 pages: one entry with 32 additional pages */
+	fl_plan(&p, 0x6, 0xf, FL_S, FL_S + 0x21000, 0, FL_HINTS, 4096);
+	assert_true(p.control == 0x0000000100000003ull && fl_page[3] == 0x7f0000000020ull);
+	/* 4097 pages: two entries, 40 bytes */
+	fl_plan(&p, 0x6, 0xf, FL_S, FL_S + 0x1001000, 0, FL_HINTS, 4096);
+	assert_true(p.control == 0x0000000200000003ull && p.bytes == 40);
+	assert_true(fl_page[3] == 0x7f0000000fffull && fl_page[4] == 0x7f0001000000ull);
+	assert_true(fl_untouched_from(5));
+	/* TLB_FLUSH_ALL, no mm: Space 0x0002, flags 0x6 (all spaces, non-global) */
+	fl_plan(&p, 0x6, 0xf, 0, 0, HVIPI_FLUSH_OPT_WHOLE | HVIPI_FLUSH_OPT_ALL_SPACES,
+		FL_HINTS, 4096);
+	assert_int_equal(p.kind, HVIPI_FLUSH_SPACE);
+	assert_true(p.control == 0x0002ull && p.flags == 0x6 && p.bytes == 24);
+	assert_true(fl_page[0] == 0 && fl_page[1] == 0x6 && fl_page[2] == 0x6);
+	assert_true(fl_untouched_from(3));
+	/* ... with global mappings to go: no NON_GLOBAL */
+	fl_plan(&p, 0x6, 0xf, 0, 0, HVIPI_FLUSH_OPT_WHOLE | HVIPI_FLUSH_OPT_ALL_SPACES |
+		HVIPI_FLUSH_OPT_GLOBAL, FL_HINTS, 4096);
+	assert_true(p.flags == 0x2 && fl_page[1] == 0x2);
+	/* every present CPU: ALL_PROCESSORS, processor mask 0 */
+	fl_plan(&p, 0xf, 0xf, FL_S, FL_S + 0x1000, 0, FL_HINTS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_LIST && p.flags == 0x1);
+	assert_true(fl_page[1] == 0x1 && fl_page[2] == 0);
+	/* a range of 510 x 16 MiB does not fit 509 entries: Space, no NON_GLOBAL */
+	fl_plan(&p, 0x6, 0xf, FL_S, FL_S + 510ull * 0x1000000, 0, FL_HINTS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_SPACE && p.control == 0x2 && p.flags == 0);
+	assert_true(fl_untouched_from(3));
+	/* 509 x 16 MiB fits exactly, the last entry in the page's last word */
+	fl_plan(&p, 0x6, 0xf, FL_S, FL_S + 509ull * 0x1000000, 0, FL_HINTS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_LIST && p.gvas == 509 && p.bytes == 4096);
+	assert_true(fl_page[511] == ((FL_S + 508ull * 0x1000000) | 0xfff));
+	/* Linux's band (509 x 16 MiB + 4 KiB): hvipi a whole space */
+	fl_plan(&p, 0x6, 0xf, FL_S, FL_S + 509ull * 0x1000000 + 0x1000, 0, FL_HINTS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_SPACE && fl_untouched_from(3));
+}
+
+static void test_flush_ex(void **state)
+{
+	struct hvipi_flush_plan p;
+
+	(void)state;
+	/* VPs 5, 70, 200, 447: banks 0, 1, 3, 6 */
+	fl_vp[0] = 5; fl_vp[1] = 70; fl_vp[2] = 200; fl_vp[3] = 447;
+	/* CPUs 1 and 3 (VPs 70, 447): two banks, 1 and 6 */
+	fl_plan(&p, 0xa, 0xf, FL_S, FL_S + 0x2000, 0, FL_HINTS, 4096);
+	assert_int_equal(p.kind, HVIPI_FLUSH_LIST_EX);
+	/* code 0x14, varhdr 2, rep count 1 */
+	assert_true(p.control == (0x14ull | 2ull << 17 | 1ull << 32));
+	assert_true(p.valid_bank_mask == 0x42 && p.banks == 2 && p.bytes == 56);
+	assert_true(fl_page[0] == FL_SPACE && fl_page[1] == 0 && fl_page[2] == 0);
+	assert_true(fl_page[3] == 0x42);
+	assert_true(fl_page[4] == 1ull << 6 && fl_page[5] == 1ull << 63);
+	assert_true(fl_page[6] == (FL_S | 1));
+	assert_true(fl_untouched_from(7));
+	/* the whole space: SpaceEx 0x13, varhdr 2, 48 bytes */
+	fl_plan(&p, 0xa, 0xf, 0, 0, HVIPI_FLUSH_OPT_WHOLE, FL_HINTS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_SPACE_EX && p.control == (0x13ull | 2ull << 17));
+	assert_true(p.bytes == 48 && fl_page[1] == 0x4 && fl_untouched_from(6));
+	/* no EX hint */
+	fl_plan(&p, 0xa, 0xf, FL_S, FL_S + 0x1000, 0, HVIPI_HINT_REMOTE_FLUSH, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_FALLBACK && p.reason == HVIPI_FB_EX_NOT_RECOMMENDED);
+	assert_true(fl_untouched_from(0));
+	/* a page of 40 bytes holds no Ex header of two banks (48) */
+	fl_plan(&p, 0xa, 0xf, FL_S, FL_S + 0x1000, 0, FL_HINTS, 40);
+	assert_true(p.kind == HVIPI_FLUSH_FALLBACK && p.reason == HVIPI_FB_NO_PAGE);
+	assert_true(p.valid_bank_mask == 0x42 && p.banks == 2 && fl_untouched_from(0));
+	/* 56 bytes: the header and banks fit, the list does not: SpaceEx */
+	fl_plan(&p, 0xa, 0xf, FL_S, FL_S + 0x1000, 0, FL_HINTS, 48);
+	assert_true(p.kind == HVIPI_FLUSH_SPACE_EX && p.flags == 0 && fl_untouched_from(6));
+	/* a VP >= 4096, and an unknown VP */
+	fl_vp[3] = 4096;
+	fl_plan(&p, 0xa, 0xf, FL_S, FL_S + 0x1000, 0, FL_HINTS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_FALLBACK && p.reason == HVIPI_FB_VP_TOO_BIG);
+	fl_vp[3] = HVIPI_VP_INVAL;
+	fl_plan(&p, 0xa, 0xf, FL_S, FL_S + 0x1000, 0, FL_HINTS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_FALLBACK && p.reason == HVIPI_FB_VP_UNKNOWN);
+	/* every present CPU, an unknown VP among them: ALL_PROCESSORS all the same */
+	fl_plan(&p, 0xf, 0xf, FL_S, FL_S + 0x1000, 0, FL_HINTS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_LIST && p.flags == 0x1 && fl_page[2] == 0);
+}
+
+static void test_flush_nothing(void **state)
+{
+	struct hvipi_flush_plan p;
+
+	(void)state;
+	fl_vp[0] = 0; fl_vp[1] = 1; fl_vp[2] = 2; fl_vp[3] = 3;
+	/* no CPU, or an empty range: NONE, nothing written */
+	fl_plan(&p, 0, 0xf, FL_S, FL_S + 0x1000, 0, FL_HINTS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_NONE && p.bytes == 0 && fl_untouched_from(0));
+	fl_plan(&p, 0x6, 0xf, FL_S, FL_S, 0, FL_HINTS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_NONE && p.control == 0 && fl_untouched_from(0));
+	fl_plan(&p, 0x6, 0xf, FL_S + 0x1000, FL_S, 0, FL_HINTS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_NONE && fl_untouched_from(0));
+	/* CPU bits at and past nr_cpu_ids (4) are no CPUs */
+	fl_plan(&p, 0xf0, 0xf, FL_S, FL_S + 0x1000, 0, FL_HINTS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_NONE && fl_untouched_from(0));
+	/* an empty range with the whole space asked: a Space call */
+	fl_plan(&p, 0x6, 0xf, FL_S, FL_S, HVIPI_FLUSH_OPT_WHOLE, FL_HINTS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_SPACE && p.flags == 0x4);
+	/* no remote-flush hint: native */
+	fl_plan(&p, 0x6, 0xf, FL_S, FL_S + 0x1000, 0, HVIPI_HINT_EX_MASKS, 4096);
+	assert_true(p.kind == HVIPI_FLUSH_FALLBACK && p.reason == HVIPI_FB_NOT_RECOMMENDED);
+	assert_true(fl_untouched_from(0));
+	/* no page, or one too small for the 24-byte header */
+	fl_plan(&p, 0x6, 0xf, FL_S, FL_S + 0x1000, 0, FL_HINTS, 0);
+	assert_true(p.kind == HVIPI_FLUSH_FALLBACK && p.reason == HVIPI_FB_NO_PAGE);
+	fl_plan(&p, 0x6, 0xf, FL_S, FL_S + 0x1000, 0, FL_HINTS, 23);
+	assert_true(p.kind == HVIPI_FLUSH_FALLBACK && p.reason == HVIPI_FB_NO_PAGE);
+	assert_true(fl_untouched_from(0));
+	/* 24 bytes: a Space call, the list does not fit */
+	fl_plan(&p, 0x6, 0xf, FL_S, FL_S + 0x1000, 0, FL_HINTS, 24);
+	assert_true(p.kind == HVIPI_FLUSH_SPACE && p.bytes == 24 && fl_untouched_from(3));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1467,6 +1637,9 @@ int main(void)
 		cmocka_unit_test(test_rep_control),
 		cmocka_unit_test(test_rep_next_rules),
 		cmocka_unit_test(test_rep_loop),
+		cmocka_unit_test(test_flush_examples),
+		cmocka_unit_test(test_flush_ex),
+		cmocka_unit_test(test_flush_nothing),
 	};
 	int total = (int)(sizeof(tests) / sizeof(tests[0]));
 	int failed = cmocka_run_group_tests_name("hvipi unit", tests, NULL, NULL);

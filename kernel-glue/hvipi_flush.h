@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hvipi_flush.h - one remote TLB flush (pv_ops.mmu.flush_tlb_multi) through
+ * the verified core: hvipi_plan_flush() plans it and writes the input page,
+ * hvipi_rep_call() issues it until every rep is done.  Shared by the module
+ * (hvipi_flush.c, its self-test on the fake hypercall page) and the in-tree
+ * drop-in (intree/hv_ipi_hvipi.c, for arch/x86/hyperv/mmu.c).
+ *
+ * What the core's contract needs of this caller (proofs/ASSUMPTIONS.md):
+ *  - the masks and the VP table valid up to nr_cpu_ids (mask_valid,
+ *    table_valid): cpumask_bits() of a struct cpumask, hv_vp_index checked
+ *    at init as for IPIs;
+ *  - the page this CPU's own, valid for page_size bytes, and nobody else
+ *    writing it while the call is built and issued (page_valid,
+ *    separated): interrupts are off from the fetch of the page to the last
+ *    continuation, and no NMI-time send writes a page (the IPI glue never
+ *    fetches one in NMI context);
+ *  - present passed only when present_partition holds (as for IPIs: the
+ *    ALL_PROCESSORS flag flushes every VP of the partition);
+ *  - rep_call for hvipi_rep_next(): the control word is the plan's
+ *    (well_formed), then each rep_restart word.
+ * The mask is read once (read_once), so a cpumask another CPU changes
+ * meanwhile (mm_cpumask() during a context switch) gives one consistent
+ * plan.
+ */
+#ifndef HVIPI_FLUSH_H
+#define HVIPI_FLUSH_H
+
+#include <linux/cpumask.h>
+#include <linux/irqflags.h>
+#include <linux/percpu.h>
+#include <linux/types.h>
+#include <asm/io.h>
+
+#include "hvipi.h"
+#include "hvipi_rep.h"
+
+/* The status hvipi_rep_call() returns for a rep call that made no progress:
+ * HV_STATUS_INVALID_PARAMETER, a failure, so the caller flushes natively. */
+#define HVIPI_FLUSH_BAD_REPS	0x5ull
+
+/*
+ * Plan and issue the flush of [@start, @end) (@opts: HVIPI_FLUSH_OPT_*,
+ * @space: the address space, a CR3 value) on @cpus.  The caller derives
+ * them from its struct flush_tlb_info (the in-tree drop-in,
+ * hv_hvipi_flush_tlb_multi(); a module cannot see that struct: 6.1's
+ * asm/tlbflush.h hides it under #ifndef MODULE).  Returns true when it is done
+ * (the hypercall succeeded, or there was nothing to flush) and false when
+ * the caller must flush natively (a fallback plan, a failing status, or
+ * no hypercall or input page).  *@plan: the plan, for tracing and tests;
+ * *@calls: the hypercalls issued.
+ */
+static inline bool hvipi_flush_try(void *hcall_pg, void * __percpu *input_arg,
+				   const struct cpumask *cpus,
+				   const struct cpumask *present,
+				   const u32 *vp_index, u32 vp_ident, u32 hints,
+				   u32 page_size, u64 space, u64 start,
+				   u64 end, u32 opts,
+				   struct hvipi_flush_plan *plan,
+				   unsigned int *calls)
+{
+	unsigned long flags;
+	u64 *page, status;
+	bool done = false;
+
+	*calls = 0;
+	plan->kind = HVIPI_FLUSH_FALLBACK;
+	plan->reason = HVIPI_FB_NO_PAGE;
+	if (!hcall_pg || !input_arg || !vp_index)
+		return false;
+	local_irq_save(flags);
+	page = *this_cpu_ptr(input_arg);
+	hvipi_plan_flush(plan, cpumask_bits(cpus),
+			 present ? cpumask_bits(present) : NULL, nr_cpu_ids,
+			 vp_index, vp_ident, space, start, end, opts, hints,
+			 page, page ? page_size : 0);
+	if (plan->kind == HVIPI_FLUSH_NONE) {
+		done = true;
+	} else if (HVIPI_FLUSH_CALL(plan) && page) {
+		status = hvipi_rep_call(hcall_pg, plan->control,
+					virt_to_phys(page),
+					HVIPI_FLUSH_BAD_REPS, calls);
+		done = hvipi_status_ok(status);
+	}
+	local_irq_restore(flags);
+	return done;
+}
+
+#endif /* HVIPI_FLUSH_H */
