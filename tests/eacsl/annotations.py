@@ -29,7 +29,7 @@ import re
 import sys
 
 ENTRY = ('hvipi_plan_mask', 'hvipi_plan_one', 'hvipi_control',
-         'hvipi_status_ok')
+         'hvipi_status_ok', 'hvipi_plan_flush')
 
 
 def read_props(path):

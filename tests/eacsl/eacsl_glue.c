@@ -46,6 +46,14 @@ void __gen_e_acsl_hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu,
 				 uint32_t nr_cpu_ids, const uint32_t *vp_index,
 				 uint32_t vector, uint32_t hints,
 				 uint64_t *page, uint32_t page_size);
+void __gen_e_acsl_hvipi_plan_flush(struct hvipi_flush_plan *plan,
+				   const unsigned long *mask,
+				   const unsigned long *present,
+				   uint32_t nr_cpu_ids,
+				   const uint32_t *vp_index, uint32_t vp_ident,
+				   uint64_t space, uint64_t start, uint64_t end,
+				   uint32_t opts, uint32_t hints, uint64_t *page,
+				   uint32_t page_size);
 uint64_t __gen_e_acsl_hvipi_control(uint32_t code, bool fast,
 				    uint32_t var_hdr);
 bool __gen_e_acsl_hvipi_status_ok(uint64_t status);
@@ -61,6 +69,13 @@ void __wrap_hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu,
 			   uint32_t nr_cpu_ids, const uint32_t *vp_index,
 			   uint32_t vector, uint32_t hints, uint64_t *page,
 			   uint32_t page_size);
+void __wrap_hvipi_plan_flush(struct hvipi_flush_plan *plan,
+			     const unsigned long *mask,
+			     const unsigned long *present, uint32_t nr_cpu_ids,
+			     const uint32_t *vp_index, uint32_t vp_ident,
+			     uint64_t space, uint64_t start, uint64_t end,
+			     uint32_t opts, uint32_t hints, uint64_t *page,
+			     uint32_t page_size);
 uint64_t __wrap_hvipi_control(uint32_t code, bool fast, uint32_t var_hdr);
 bool __wrap_hvipi_status_ok(uint64_t status);
 
@@ -171,6 +186,40 @@ void __wrap_hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu,
 	if (pg && pbytes)
 		memcpy(page, pg, pbytes);
 	free(p);
+	free(t);
+	free(pg);
+}
+
+/* The flush planner: as hvipi_plan_mask, heap copies of the contract's extents. */
+void __wrap_hvipi_plan_flush(struct hvipi_flush_plan *plan,
+			     const unsigned long *mask,
+			     const unsigned long *present, uint32_t nr_cpu_ids,
+			     const uint32_t *vp_index, uint32_t vp_ident,
+			     uint64_t space, uint64_t start, uint64_t end,
+			     uint32_t opts, uint32_t hints, uint64_t *page,
+			     uint32_t page_size)
+{
+	size_t mbytes = HVIPI_MASK_WORDS(nr_cpu_ids) * sizeof(*mask);
+	size_t tbytes = (size_t)nr_cpu_ids * sizeof(*vp_index);
+	size_t pbytes = (size_t)(page_size / 8u) * sizeof(*page);
+	struct hvipi_flush_plan *p = glue_dup(plan, sizeof(*plan));
+	unsigned long *m = glue_dup(mask, mbytes);
+	unsigned long *pr = present ? glue_dup(present, mbytes) : NULL;
+	uint32_t *t = glue_dup(vp_index, tbytes);
+	uint64_t *pg = page ? glue_dup(page, pbytes) : NULL;
+
+	__gen_e_acsl_hvipi_plan_flush(p, m, pr, nr_cpu_ids, t, vp_ident, space,
+				      start, end, opts, hints, pg, page_size);
+	glue_unchanged(m, mask, mbytes, "mask");
+	if (pr)
+		glue_unchanged(pr, present, mbytes, "present");
+	glue_unchanged(t, vp_index, tbytes, "vp_index");
+	*plan = *p;
+	if (pg && pbytes)
+		memcpy(page, pg, pbytes);
+	free(p);
+	free(m);
+	free(pr);
 	free(t);
 	free(pg);
 }

@@ -11,8 +11,9 @@
  * is folded into 1..HVIPI_NR_MAX, so smaller ones keep their shares (the
  * E-ACSL build uses it, its checks cost O(nr_cpu_ids) and more per call).
  * Each case also checks the two small entry points, hvipi_control() and
- * hvipi_status_ok(), on values from a second generator (so that the
- * cases themselves are the same for a seed as without them).
+ * hvipi_status_ok(), and the flush planner on the case's masks and table,
+ * on values from a second generator (so that the cases themselves are the
+ * same for a seed as without them).
  * The mask and VP table of each case are allocated to their exact size,
  * so that ASan catches any read beyond nr_cpu_ids.
  */
@@ -79,6 +80,64 @@ static unsigned int check_small(uint64_t *state)
 		bad++;
 	}
 	return bad;
+}
+
+/*
+ * The flush planner, one case in four, on the case's mask, present mask and VP table, with a
+ * range, options and hints from the second generator: the plan's kind and
+ * reason in range, NONE exactly when no CPU below nr is in the mask or the
+ * range is empty, no page word written at or past plan.bytes (a canary;
+ * the 4 KiB page is allocated to its size, so ASan sees a write past it),
+ * the control word's rep count the entries.  In the E-ACSL builds the
+ * instrumented core checks hvipi_plan_flush()'s contract on every call.
+ * Returns the failures (0 or 1).
+ */
+static uint64_t flush_cases;
+
+static unsigned int check_flush(const unsigned long *mask,
+				const unsigned long *present, uint32_t nr,
+				const uint32_t *vp, uint64_t *state)
+{
+	uint64_t r = gen_splitmix(state), start = gen_splitmix(state) >> 16;
+	uint64_t len, *pg, end;
+	uint32_t opts, hints, c, i;
+	struct hvipi_flush_plan p;
+	bool any = false, none;
+
+	/* one case in four: the E-ACSL build checks the planner's whole
+	 * contract on each call, at some 0.1 s a call with 8192 CPUs */
+	if (r % 4u != 0)
+		return 0;
+	r >>= 2;
+
+	len = r & 0x8 ? (r >> 20) % (4096ull * 40) :
+	      (r >> 20) % (4096ull * 4096 * 600);
+	pg = gen_xmalloc(4096);
+	end = start + len;
+	opts = (uint32_t)(r & 7u);
+	hints = (uint32_t)((r >> 4) & 0xfu);
+	if (r & 0x10000)	/* three in four with the remote-flush hint */
+		hints |= HVIPI_HINT_REMOTE_FLUSH;
+	for (i = 0; i < 512; i++)
+		pg[i] = 0xa5a5a5a5a5a5a5a5ull ^ i;
+	for (c = 0; c < nr && !any; c++)
+		any = (mask[c / 64] >> (c % 64)) & 1ul;
+	hvipi_plan_flush(&p, mask, present, nr, vp, 0, 0x1000, start, end, opts,
+			 hints, pg, 4096);
+	flush_cases++;
+	none = !any || (!(opts & HVIPI_FLUSH_OPT_WHOLE) && end <= start);
+	for (i = HVIPI_FLUSH_CALL(&p) ? p.bytes / 8 : 0; i < 512; i++)
+		if (pg[i] != (0xa5a5a5a5a5a5a5a5ull ^ i))
+			break;
+	free(pg);
+	if (p.kind > HVIPI_FLUSH_FALLBACK || p.reason > HVIPI_FB_NO_PAGE ||
+	    (p.kind == HVIPI_FLUSH_NONE) != none || p.bytes > 4096 || i < 512 ||
+	    (HVIPI_FLUSH_CALL(&p) && ((p.control >> 32) & 0xfffu) != p.gvas)) {
+		fprintf(stderr, "FAIL: flush plan kind %u reason %u bytes %u (nr %u, start %#" PRIx64 ", end %#" PRIx64 ", opts %u, hints %#x)\n",
+			p.kind, p.reason, p.bytes, nr, start, end, opts, hints);
+		return 1;
+	}
+	return 0;
 }
 
 static void make_table(uint32_t *vp, uint32_t nr)
@@ -183,6 +242,8 @@ int main(int argc, char **argv)
 			}
 			free(hp);
 		}
+		if (check_flush(mask, c.present, nr, vp, &small_state))
+			small_failures++;
 		free(mask);
 		free(present);
 		free(vp);
@@ -196,11 +257,11 @@ int main(int argc, char **argv)
 	       one_cases, one_both);
 	printf("random: mask sends re-planned with a shorter vp_ident (same plan required) %" PRIu64 "\n",
 	       st.ident_cases);
-	printf("random: hvipi_control/hvipi_status_ok cases %" PRIu64 ", failures %" PRIu64 "\n",
-	       small_cases, small_failures);
-	st.cases += small_cases;
+	printf("random: hvipi_control/hvipi_status_ok cases %" PRIu64 ", hvipi_plan_flush cases %" PRIu64 ", failures %" PRIu64 "\n",
+	       small_cases, flush_cases, small_failures);
+	st.cases += small_cases + flush_cases;
 	st.failures += small_failures;
-	printf("random: seed %#" PRIx64 ", %" PRIu64 " cases (mask, one-CPU, control/status), %" PRIu64 " failures, %.1f s\n",
+	printf("random: seed %#" PRIx64 ", %" PRIu64 " cases (mask, one-CPU, control/status, flush), %" PRIu64 " failures, %.1f s\n",
 	       seed, st.cases, st.failures,
 	       (double)(clock() - t0) / CLOCKS_PER_SEC);
 	free(lpage);
