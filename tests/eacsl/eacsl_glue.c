@@ -116,6 +116,46 @@ static void glue_unchanged(const void *copy, const void *orig, size_t n,
 	}
 }
 
+/* The read-only inputs of a mask entry point, copied to the measure of its
+ * contract (mask_words(nr) mask and present words, nr table entries). */
+struct glue_in {
+	unsigned long *m, *pr;
+	uint32_t *t;
+	size_t mbytes, tbytes;
+};
+
+static void glue_in_dup(struct glue_in *g, const unsigned long *mask,
+			const unsigned long *present, uint32_t nr_cpu_ids,
+			const uint32_t *vp_index)
+{
+	g->mbytes = HVIPI_MASK_WORDS(nr_cpu_ids) * sizeof(*mask);
+	g->tbytes = (size_t)nr_cpu_ids * sizeof(*vp_index);
+	g->m = glue_dup(mask, g->mbytes);
+	g->pr = present ? glue_dup(present, g->mbytes) : NULL;
+	g->t = glue_dup(vp_index, g->tbytes);
+}
+
+/* After the call: the core wrote none of them; freed. */
+static void glue_in_done(struct glue_in *g, const unsigned long *mask,
+			 const unsigned long *present, const uint32_t *vp_index)
+{
+	glue_unchanged(g->m, mask, g->mbytes, "mask");
+	if (g->pr)
+		glue_unchanged(g->pr, present, g->mbytes, "present");
+	glue_unchanged(g->t, vp_index, g->tbytes, "vp_index");
+	free(g->m);
+	free(g->pr);
+	free(g->t);
+}
+
+/* The page copy handed to the core, back to the caller's page; freed. */
+static void glue_page_back(uint64_t *page, uint64_t *pg, size_t pbytes)
+{
+	if (pg && pbytes)
+		memcpy(page, pg, pbytes);
+	free(pg);
+}
+
 void __wrap_hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 			    const unsigned long *present, uint32_t nr_cpu_ids,
 			    const uint32_t *vp_index, uint32_t vp_ident,
@@ -123,30 +163,19 @@ void __wrap_hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 			    uint32_t hints,
 			    uint64_t *page, uint32_t page_size)
 {
-	size_t mbytes = HVIPI_MASK_WORDS(nr_cpu_ids) * sizeof(*mask);
-	size_t tbytes = (size_t)nr_cpu_ids * sizeof(*vp_index);
 	size_t pbytes = (size_t)(page_size / 8u) * sizeof(*page);
 	struct hvipi_plan *p = glue_dup(plan, sizeof(*plan));
-	unsigned long *m = glue_dup(mask, mbytes);
-	unsigned long *pr = present ? glue_dup(present, mbytes) : NULL;
-	uint32_t *t = glue_dup(vp_index, tbytes);
 	uint64_t *pg = page ? glue_dup(page, pbytes) : NULL;
+	struct glue_in g;
 
-	__gen_e_acsl_hvipi_plan_mask(p, m, pr, nr_cpu_ids, t, vp_ident, self,
-				     exclude_self, vector, hints, pg,
+	glue_in_dup(&g, mask, present, nr_cpu_ids, vp_index);
+	__gen_e_acsl_hvipi_plan_mask(p, g.m, g.pr, nr_cpu_ids, g.t, vp_ident,
+				     self, exclude_self, vector, hints, pg,
 				     page_size);
-	glue_unchanged(m, mask, mbytes, "mask");
-	if (pr)
-		glue_unchanged(pr, present, mbytes, "present");
-	glue_unchanged(t, vp_index, tbytes, "vp_index");
+	glue_in_done(&g, mask, present, vp_index);
 	*plan = *p;
-	if (pg && pbytes)
-		memcpy(page, pg, pbytes);
 	free(p);
-	free(m);
-	free(pr);
-	free(t);
-	free(pg);
+	glue_page_back(page, pg, pbytes);
 }
 
 void __wrap_hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu,
@@ -183,11 +212,9 @@ void __wrap_hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu,
 				    page_size);
 	glue_unchanged(t, vp_index, tbytes, "vp_index");
 	*plan = *p;
-	if (pg && pbytes)
-		memcpy(page, pg, pbytes);
 	free(p);
 	free(t);
-	free(pg);
+	glue_page_back(page, pg, pbytes);
 }
 
 /* The flush planner: as hvipi_plan_mask, heap copies of the contract's extents. */
@@ -199,29 +226,19 @@ void __wrap_hvipi_plan_flush(struct hvipi_flush_plan *plan,
 			     uint32_t opts, uint32_t hints, uint64_t *page,
 			     uint32_t page_size)
 {
-	size_t mbytes = HVIPI_MASK_WORDS(nr_cpu_ids) * sizeof(*mask);
-	size_t tbytes = (size_t)nr_cpu_ids * sizeof(*vp_index);
 	size_t pbytes = (size_t)(page_size / 8u) * sizeof(*page);
 	struct hvipi_flush_plan *p = glue_dup(plan, sizeof(*plan));
-	unsigned long *m = glue_dup(mask, mbytes);
-	unsigned long *pr = present ? glue_dup(present, mbytes) : NULL;
-	uint32_t *t = glue_dup(vp_index, tbytes);
 	uint64_t *pg = page ? glue_dup(page, pbytes) : NULL;
+	struct glue_in g;
 
-	__gen_e_acsl_hvipi_plan_flush(p, m, pr, nr_cpu_ids, t, vp_ident, space,
-				      start, end, opts, hints, pg, page_size);
-	glue_unchanged(m, mask, mbytes, "mask");
-	if (pr)
-		glue_unchanged(pr, present, mbytes, "present");
-	glue_unchanged(t, vp_index, tbytes, "vp_index");
+	glue_in_dup(&g, mask, present, nr_cpu_ids, vp_index);
+	__gen_e_acsl_hvipi_plan_flush(p, g.m, g.pr, nr_cpu_ids, g.t, vp_ident,
+				      space, start, end, opts, hints, pg,
+				      page_size);
+	glue_in_done(&g, mask, present, vp_index);
 	*plan = *p;
-	if (pg && pbytes)
-		memcpy(page, pg, pbytes);
 	free(p);
-	free(m);
-	free(pr);
-	free(t);
-	free(pg);
+	glue_page_back(page, pg, pbytes);
 }
 
 uint64_t __wrap_hvipi_control(uint32_t code, bool fast, uint32_t var_hdr)
