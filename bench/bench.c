@@ -32,6 +32,13 @@
  * (both builds) against the real fill_gva_list() and whole-space test of
  * Linux 6.1's arch/x86/hyperv/mmu.c, counted the same way, checked against
  * the real hyperv_flush_tlb_multi(); one "@flush" meta line each.
+ *
+ * Last the flush planner rows ("flush: the whole flush", b_fplan_all()):
+ * hvipi_plan_flush() and the module's flush op against the real
+ * hyperv_flush_tlb_multi() from the op down, on flushes of 1, 64, 1024
+ * and 4096 CPUs and ranges of 1 page, 33 pages and more than a page
+ * lists; both calls read by the flush receiver model; one "@fplan" meta
+ * line each.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -46,6 +53,7 @@
 #include "kbench.h"		/* and tests/kernel_ref's kref.h */
 #include "kbench_flush.h"
 #include "kflush.h"		/* tests/kernel_ref: the real hyperv_flush_tlb_multi() */
+#include "rx_flush.h"
 #include "kref_version.h"	/* KREF_PKG_VERSION, from extract.sh */
 
 #define B_NR_MAX	4096u
@@ -836,6 +844,315 @@ static bool b_flush_all(FILE *meta, const char *only, unsigned int reps,
 	return ok;
 }
 
+/* ---- the flush planner rows: a whole remote TLB flush ---- */
+
+/*
+ * hvipi's remote TLB flush against Linux 6.1's hyperv_flush_tlb_multi(),
+ * from the op down, on 4096 CPUs (VP = CPU, every CPU present), a flush
+ * of @cpus CPUs (CPU 1 alone; CPUs 0 .. cpus - 1 else, so the 4096 row is
+ * "every present CPU") in one address space (an mm), of @pages pages from
+ * B_FLUSH_START.  Three sides, counted as the IPI sides (b_pmeasure):
+ *   fplan-core    hvipi_plan_flush() alone, the userspace build;
+ *   fplan-glue    the module's flush op hvipi_ctx_flush_tlb_multi()
+ *                 (kernel-glue/hvipi_flush.c: interrupts off, the page,
+ *                 the planner as the module builds it, the rep-call loop),
+ *                 the hypercall excluded;
+ *   fplan-kernel  pv_ops.mmu.flush_tlb_multi() as mmu.c installs it, the
+ *                 real hyperv_flush_tlb_multi(), the hypercall excluded.
+ * The glue's op takes the address space and options that the in-tree
+ * drop-in hv_hvipi_flush_tlb_multi() derives from struct flush_tlb_info
+ * (kernel-glue/intree); that derivation is not counted (bench/README.md).
+ */
+struct b_fplan {
+	const char *name;
+	uint32_t cpus;
+	uint64_t pages;
+};
+
+/* More pages than any input page lists: 510 entries of 4096 pages; the
+ * whole space on both sides, Ex or not. */
+#define B_OVERCAP	(510ull * 4096)
+
+static const struct b_fplan fplans[] = {
+	{ "flush-1cpu-1page", 1, 1 },
+	{ "flush-1cpu-33pages", 1, 33 },
+	{ "flush-1cpu-overcap", 1, B_OVERCAP },
+	{ "flush-64cpu-1page", 64, 1 },
+	{ "flush-64cpu-33pages", 64, 33 },
+	{ "flush-64cpu-overcap", 64, B_OVERCAP },
+	/* a full non-Ex list: 509 entries of 4096 pages */
+	{ "flush-64cpu-509entries", 64, 509ull * 4096 },
+	{ "flush-1024cpu-1page", 1024, 1 },
+	{ "flush-1024cpu-33pages", 1024, 33 },
+	{ "flush-1024cpu-overcap", 1024, B_OVERCAP },
+	{ "flush-4096cpu-1page", 4096, 1 },
+	{ "flush-4096cpu-33pages", 4096, 33 },
+	{ "flush-4096cpu-overcap", 4096, B_OVERCAP },
+};
+#define B_NR_FPLANS	(sizeof(fplans) / sizeof(fplans[0]))
+#define B_FPLAN_NR	4096u
+#define B_FPLAN_GPA	0x100000ull	/* where the receiver model maps a page */
+#define B_FPLAN_HINTS	(HVIPI_HINT_REMOTE_FLUSH | HVIPI_HINT_EX_MASKS)
+
+enum b_pside { P_CORE, P_GLUE, P_KERNEL, P_COUNT };
+static const char *const b_pside_name[P_COUNT] = {
+	"fplan-core", "fplan-glue", "fplan-kernel"
+};
+
+static struct cpumask b_pcpus, b_ppresent;
+static uint32_t b_pvp[B_FPLAN_NR];
+static uint64_t b_pspace;			/* the mm's address space */
+static struct hvipi_flush_plan b_pplan;
+static struct kflush_call b_pk;
+static unsigned int b_pcalls[P_COUNT];
+static _Alignas(4096) uint64_t pc_page[B_PAGE_SIZE / 8];	/* core */
+static _Alignas(4096) uint64_t pg_page[B_PAGE_SIZE / 8];	/* glue */
+/* Linux's, with a guard: it may write one entry past its page */
+static _Alignas(4096) uint64_t pk_page[B_PAGE_SIZE / 8 + B_FLUSH_GUARD];
+
+static void b_pcall(enum b_pside s, const struct b_fplan *f)
+{
+	uint64_t end = B_FLUSH_START + f->pages * 4096u;
+
+	b_pcalls[s]++;
+	switch (s) {
+	case P_CORE:
+		hvipi_plan_flush(&b_pplan, b_pcpus.bits, b_ppresent.bits,
+				 B_FPLAN_NR, b_pvp, B_FPLAN_NR, b_pspace,
+				 B_FLUSH_START, end, 0, B_FPLAN_HINTS, pc_page,
+				 B_PAGE_SIZE);
+		break;
+	case P_GLUE:
+		kbench_glue_flush(&b_pcpus, b_pspace, B_FLUSH_START, end, 0);
+		break;
+	case P_KERNEL:
+		kflush_multi(&b_pcpus, true, B_FLUSH_START, end, &b_pk);
+		break;
+	case P_COUNT:
+		break;
+	}
+}
+
+/* As b_measure(): warm-up, zero, 1 call + dump, @reps calls + dump. */
+static void b_pmeasure(enum b_pside s, const struct b_fplan *f,
+		       unsigned int reps)
+{
+	unsigned int r;
+
+	b_pcall(s, f);
+	CALLGRIND_ZERO_STATS;
+	b_pcall(s, f);
+	CALLGRIND_DUMP_STATS_AT(b_dump_label(b_pside_name[s], f->name, 1));
+	for (r = 0; r < reps; r++)
+		b_pcall(s, f);
+	CALLGRIND_DUMP_STATS_AT(b_dump_label(b_pside_name[s], f->name, reps));
+}
+
+/* The call a control word names (its code), for the meta file. */
+static const char *b_fcall_name(uint64_t control)
+{
+	switch (control & 0xffffu) {
+	case KFLUSH_SPACE:
+		return "space";
+	case KFLUSH_LIST:
+		return "list";
+	case KFLUSH_SPACE_EX:
+		return "space-ex";
+	case KFLUSH_LIST_EX:
+		return "list-ex";
+	default:
+		return "?";
+	}
+}
+
+/* The receiver model's reading (TLFS rules) of one side's call. */
+static bool b_pdecode(const struct b_fplan *f, const char *side,
+		      const uint64_t *page, uint64_t control,
+		      struct rxf_result *r)
+{
+	static uint64_t part[RX_VP_WORDS];
+	struct rxf_call c;
+
+	memset(part, 0xff, B_FPLAN_NR / 8u);	/* VPs 0 .. 4095 */
+	memset(&c, 0, sizeof(c));
+	c.control = control;
+	c.rdx = B_FPLAN_GPA;
+	c.mem = (const uint8_t *)page;
+	c.mem_len = B_PAGE_SIZE;
+	c.mem_gpa = B_FPLAN_GPA;
+	c.vps = part;
+	c.hints = RXF_HINT_REMOTE_FLUSH | RXF_HINT_EX;
+	c.rules = RXF_TLFS;
+	if (rxf_decode(&c, r) != RX_ST_SUCCESS || r->ud || r->empty_set) {
+		fprintf(stderr, "bench: %s: %s: the receiver model refuses the call: %s\n",
+			f->name, side, r->why);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Outside the measurement: the glue issued exactly the core's call, one
+ * per flush, and never fell back; Linux made one hypercall per flush and
+ * no native flush; the receiver model reads both calls as the same work:
+ * the same VPs (every VP through ALL_PROCESSORS on the 4096 row, else
+ * exactly the target CPUs' VPs), the same address space and flags, the
+ * same choice of list or whole space, and every page of the range
+ * flushed.  *@hv_b, *@lnx_b: the input bytes each call needs.
+ */
+static bool b_pcheck(const struct b_fplan *f, uint32_t *hv_b, uint32_t *lnx_b)
+{
+	static struct rxf_result hr, lr;
+	const struct hvipi_flush_plan *p = &b_pplan;
+	uint64_t pg, first = B_FLUSH_START / 4096u;
+	struct kbench_hcall h;
+	uint32_t cpu;
+
+	if (!HVIPI_FLUSH_CALL(p)) {
+		fprintf(stderr, "bench: %s: hvipi planned no call (kind %u, reason %u)\n",
+			f->name, p->kind, p->reason);
+		return false;
+	}
+	kbench_glue_last(&h);
+	if (h.nr_native || h.calls != b_pcalls[P_GLUE] ||
+	    h.rcx != p->control ||
+	    h.rdx != (uint64_t)(uintptr_t)pg_page ||
+	    memcmp(pg_page, pc_page, p->bytes) != 0) {
+		fprintf(stderr, "bench: %s: the glue did not issue the call the core plans (%" PRIu64 " calls, %u native)\n",
+			f->name, h.calls, h.nr_native);
+		return false;
+	}
+	if (kref_rec.nr_native || b_pk.nr_native || b_pk.nr_hcalls != 1) {
+		fprintf(stderr, "bench: %s: Linux: %u hypercalls, a native flush %u\n",
+			f->name, b_pk.nr_hcalls, b_pk.nr_native);
+		return false;
+	}
+	if (!b_pdecode(f, "hvipi", pc_page, p->control, &hr) ||
+	    !b_pdecode(f, "linux", pk_page, b_pk.control, &lr))
+		return false;
+	if (hr.bytes != p->bytes) {
+		fprintf(stderr, "bench: %s: the model reads %zu bytes, the plan says %u\n",
+			f->name, hr.bytes, p->bytes);
+		return false;
+	}
+	if (hr.all != (f->cpus == B_FPLAN_NR) || lr.all != hr.all ||
+	    (!hr.all && (hr.nr_vps != f->cpus || lr.nr_vps != f->cpus))) {
+		fprintf(stderr, "bench: %s: VPs flushed: hvipi %u%s, Linux %u%s\n",
+			f->name, hr.nr_vps, hr.all ? " (all)" : "", lr.nr_vps,
+			lr.all ? " (all)" : "");
+		return false;
+	}
+	for (cpu = 0; !hr.all && cpu < B_FPLAN_NR; cpu++) {
+		bool t = b_test_bit(b_pcpus.bits, cpu);
+
+		if (rxf_vp_test(&hr, b_pvp[cpu]) != t ||
+		    rxf_vp_test(&lr, b_pvp[cpu]) != t) {
+			fprintf(stderr, "bench: %s: VP %u flushed or not\n",
+				f->name, b_pvp[cpu]);
+			return false;
+		}
+	}
+	if (hr.address_space != b_pspace || lr.address_space != b_pspace ||
+	    hr.flags != lr.flags || hr.whole_space != lr.whole_space) {
+		fprintf(stderr, "bench: %s: address space, flags or list/space differ\n",
+			f->name);
+		return false;
+	}
+	for (pg = first; pg < first + f->pages; pg++)
+		if (!rxf_page_flushed(&hr, pg) || !rxf_page_flushed(&lr, pg)) {
+			fprintf(stderr, "bench: %s: page %#" PRIx64 " not flushed\n",
+				f->name, pg);
+			return false;
+		}
+	*hv_b = p->bytes;
+	*lnx_b = (uint32_t)lr.bytes;
+	return true;
+}
+
+/*
+ * Every flush planner row (or @only); measured unless @measure is false.
+ * Writes one "@fplan" line per row to @meta.
+ */
+static bool b_fplan_all(FILE *meta, const char *only, unsigned int reps,
+			bool measure, bool *found)
+{
+	struct kbench_glue_env ge;
+	struct kref_env e;
+	bool ok = true;
+	unsigned int i;
+	uint32_t c;
+	int s;
+
+	if (meta)
+		fprintf(meta, "# @fplan\tworkload\tcpus\tpages\thvipi_call\thvipi_input_bytes\tkernel_call\tkernel_input_bytes\n");
+	for (c = 0; c < B_FPLAN_NR; c++)
+		b_pvp[c] = c;
+	memset(&b_ppresent, 0, sizeof(b_ppresent));
+	for (c = 0; c < B_FPLAN_NR; c++)
+		b_set_bit(b_ppresent.bits, c);
+	for (i = 0; i < B_NR_FPLANS; i++) {
+		const struct b_fplan *f = &fplans[i];
+		uint32_t hv_b = 0, lnx_b = 0;
+
+		if (only && strcmp(only, f->name))
+			continue;
+		*found = true;
+		memset(&b_pcpus, 0, sizeof(b_pcpus));
+		if (f->cpus == 1)
+			b_set_bit(b_pcpus.bits, 1);
+		else
+			for (c = 0; c < f->cpus; c++)
+				b_set_bit(b_pcpus.bits, c);
+		memset(&e, 0, sizeof(e));
+		e.nr_cpu_ids = B_FPLAN_NR;
+		e.vp_index = b_pvp;
+		e.max_vp_index = B_FPLAN_NR - 1;
+		e.ex_hint = true;
+		e.present = &b_ppresent;
+		e.online = &b_ppresent;
+		e.input_page = pk_page;
+		e.self = 0;
+		if (!kflush_setup(&e)) {
+			fprintf(stderr, "bench: hyperv_setup_mmu_ops() did not install hyperv_flush_tlb_multi\n");
+			return false;
+		}
+		b_pspace = kflush_mm_space();
+		memset(pc_page, 0, sizeof(pc_page));
+		memset(pg_page, 0, sizeof(pg_page));
+		memset(pk_page, 0, sizeof(pk_page));
+		memset(b_pcalls, 0, sizeof(b_pcalls));
+		/* the core's plan first: its rep count is the status the
+		 * glue's hypercalls return (every rep done) */
+		b_pcall(P_CORE, f);
+		memset(&ge, 0, sizeof(ge));
+		ge.nr_cpu_ids = B_FPLAN_NR;
+		ge.vp_index = b_pvp;
+		ge.vp_ident = B_FPLAN_NR;
+		ge.present = &b_ppresent;
+		ge.hints = B_FPLAN_HINTS;
+		ge.input_page = pg_page;
+		ge.page_size = B_PAGE_SIZE;
+		ge.self = 0;
+		kbench_flush_set(&ge, (uint64_t)b_pplan.gvas << 32);
+		for (s = 0; s < P_COUNT; s++) {
+			if (measure)
+				b_pmeasure((enum b_pside)s, f, reps);
+			else
+				b_pcall((enum b_pside)s, f);
+		}
+		if (!b_pcheck(f, &hv_b, &lnx_b)) {
+			ok = false;
+			continue;
+		}
+		if (meta)
+			fprintf(meta, "@fplan\t%s\t%u\t%" PRIu64 "\t%s\t%u\t%s\t%u\n",
+				f->name, f->cpus, f->pages,
+				b_fcall_name(b_pplan.control), hv_b,
+				b_fcall_name(b_pk.control), lnx_b);
+	}
+	return ok;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -869,6 +1186,8 @@ int main(int argc, char **argv)
 				printf("%s\n", workloads[i].name);
 			for (i = 0; i < B_NR_FLUSHES; i++)
 				printf("%s\n", flushes[i].name);
+			for (i = 0; i < B_NR_FPLANS; i++)
+				printf("%s\n", fplans[i].name);
 			return 0;
 		} else
 			usage();
@@ -939,6 +1258,9 @@ int main(int argc, char **argv)
 	/* The flush rows, after the IPI ones (kflush_setup() resets the
 	 * kernel_ref environment); not with a profile (IPI sides only). */
 	if (!profile && !b_flush_all(meta, only, reps, measured < 0, &found))
+		ok = false;
+	/* Then the flush planner rows (kflush_setup() per row). */
+	if (!profile && !b_fplan_all(meta, only, reps, measured < 0, &found))
 		ok = false;
 	if (meta && fclose(meta)) {
 		perror(meta_path);

@@ -47,6 +47,20 @@ void kbench_glue_set(const struct kbench_glue_env *e);
 void kbench_glue_ops(struct kbench_ops *ops);
 void kbench_glue_last(struct kbench_hcall *h);
 
+/*
+ * The flush op of the module (kernel-glue/hvipi_flush.c,
+ * hvipi_ctx_flush_tlb_multi() on hvipi_live), for the flush planner rows:
+ * kbench_flush_set() is kbench_glue_set(@e) (@e->hints with the
+ * remote-flush hint) plus a native flush that counts as a fallback
+ * (kbench_glue_last()'s nr_native), and every hypercall returning
+ * @status (a rep call's: all its reps done, as a hypervisor that
+ * finishes the list in one go).  kbench_glue_flush() calls the op; the
+ * count is taken inside it (toggle on hvipi_ctx_flush_tlb_multi).
+ */
+void kbench_flush_set(const struct kbench_glue_env *e, uint64_t status);
+void kbench_glue_flush(const struct cpumask *cpus, uint64_t space,
+		       uint64_t start, uint64_t end, uint32_t opts);
+
 /* The glue's hypercall page: usertest/recorder.S (excluded from the count). */
 void hvipi_rec_hcall(void);
 

@@ -5,7 +5,8 @@
  * tests/kernel_ref/shim: its context hvipi_live, the recorder that stands
  * for the hypercall page (kernel-glue/usertest/recorder.S, whose record
  * this file defines), the original APIC ops as fallback counters, and the
- * FPU functions the XMM path calls.  Also the table behind the cpumask_of()
+ * FPU functions the XMM path calls; and the flush op's native flush and
+ * entry (kbench_flush_set(), kbench_glue_flush()).  Also the table behind the cpumask_of()
  * shim (bench/kshim/linux/cpumask.h) that Linux's hv_apic.c uses.
  */
 #include <string.h>
@@ -122,6 +123,30 @@ void kbench_glue_set(const struct kbench_glue_env *e)
 	kbench_native = 0;
 	kbench_preempt_count = 0;
 	kbench_in_kernel_fpu = false;
+}
+
+static void kb_orig_flush(const struct cpumask *cpus, u64 space, u64 start,
+			  u64 end, u32 opts)
+{
+	(void)cpus;
+	(void)space;
+	(void)start;
+	(void)end;
+	(void)opts;
+	kbench_native++;
+}
+
+void kbench_flush_set(const struct kbench_glue_env *e, uint64_t status)
+{
+	kbench_glue_set(e);
+	hvipi_live.orig_flush = kb_orig_flush;
+	hvipi_urec.status = status;
+}
+
+void kbench_glue_flush(const struct cpumask *cpus, uint64_t space,
+		       uint64_t start, uint64_t end, uint32_t opts)
+{
+	hvipi_ctx_flush_tlb_multi(&hvipi_live, cpus, space, start, end, opts);
 }
 
 void kbench_glue_ops(struct kbench_ops *ops)

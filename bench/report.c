@@ -70,6 +70,28 @@ struct r_frow {
 
 static struct r_frow frows[R_MAX];
 static int nfrows;
+
+/*
+ * The flush planner rows ("@fplan" lines, "fplan-*" sides): the whole
+ * remote TLB flush, hvipi_plan_flush() alone and the module's flush op
+ * against the real hyperv_flush_tlb_multi(), from the op down.
+ */
+enum { P_CORE, P_GLUE, P_KERNEL, P_COUNT };
+static const char *const pside_name[P_COUNT] = {
+	"fplan-core", "fplan-glue", "fplan-kernel"
+};
+
+struct r_prow {
+	char name[R_NAME];
+	unsigned long cpus;
+	unsigned long long pages;
+	char hv_call[R_NAME], lnx_call[R_NAME];
+	unsigned long hv_b, lnx_b;
+	long long ir[P_COUNT][2];	/* as r_row's */
+};
+
+static struct r_prow prows[R_MAX];
+static int nprows;
 static unsigned long reps;
 static char package[R_LINE] = "?";
 
@@ -103,6 +125,27 @@ static int r_read_meta(const char *path)
 		}
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
+		if (!strncmp(line, "@fplan\t", 7)) {
+			struct r_prow *pr = &prows[nprows];
+
+			if (nprows == R_MAX) {
+				fprintf(stderr, "bench_report: too many flush planner rows\n");
+				fclose(f);
+				return -1;
+			}
+			memset(pr, 0, sizeof(*pr));
+			if (sscanf(line + 7, "%63[^\t]\t%lu\t%llu\t%63[^\t]\t%lu\t%63[^\t]\t%lu",
+				   pr->name, &pr->cpus, &pr->pages, pr->hv_call,
+				   &pr->hv_b, pr->lnx_call, &pr->lnx_b) != 7) {
+				fprintf(stderr, "bench_report: %s: bad line: %s", path, line);
+				fclose(f);
+				return -1;
+			}
+			for (s = 0; s < P_COUNT; s++)
+				pr->ir[s][0] = pr->ir[s][1] = -1;
+			nprows++;
+			continue;
+		}
 		if (!strncmp(line, "@flush\t", 7)) {
 			struct r_frow *fr = &frows[nfrows];
 
@@ -182,6 +225,39 @@ static int r_read_fdump(const char *path, const char *side, const char *name,
 	return 0;
 }
 
+/* A flush planner row's dump. */
+static int r_read_pdump(const char *path, const char *side, const char *name,
+			unsigned long calls, long long total)
+{
+	struct r_prow *pr = NULL;
+	int i, s;
+
+	for (i = 0; i < nprows; i++)
+		if (!strcmp(prows[i].name, name))
+			pr = &prows[i];
+	if (!pr) {
+		fprintf(stderr, "bench_report: %s: flush planner row %s not in the meta file\n",
+			path, name);
+		return -1;
+	}
+	for (s = 0; s < P_COUNT && strcmp(side, pside_name[s]); s++)
+		;
+	if (s == P_COUNT) {
+		fprintf(stderr, "bench_report: %s: unknown side %s\n", path, side);
+		return -1;
+	}
+	if (calls == 1)
+		pr->ir[s][0] = total;
+	else if (calls == reps)
+		pr->ir[s][1] = total;
+	else {
+		fprintf(stderr, "bench_report: %s: %lu calls, expected 1 or %lu\n",
+			path, calls, reps);
+		return -1;
+	}
+	return 0;
+}
+
 /* Whole-space rows: Linux does not call fill_gva_list(), no fill dump. */
 static int r_fspace(const struct r_frow *fr)
 {
@@ -232,6 +308,8 @@ static int r_read_dump(const char *path)
 	}
 	if (!strncmp(side, "flush-", 6))
 		return r_read_fdump(path, side, name, calls, total);
+	if (!strncmp(side, "fplan-", 6))
+		return r_read_pdump(path, side, name, calls, total);
 	r = r_find(name);
 	if (!r) {
 		fprintf(stderr, "bench_report: %s: workload %s not in the meta file\n",
@@ -430,6 +508,26 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	for (i = 0; i < nprows; i++) {
+		struct r_prow *pr = &prows[i];
+		int s;
+
+		for (s = 0; s < P_COUNT; s++) {
+			if (pr->ir[s][0] < 0 || pr->ir[s][1] < 0) {
+				fprintf(stderr, "bench_report: %s: %s: dump missing\n",
+					pr->name, pside_name[s]);
+				bad = 1;
+			} else if (pr->ir[s][1] != (long long)reps * pr->ir[s][0]) {
+				fprintf(stderr, "bench_report: %s: %s: %lld for 1 call but %lld for %lu: not deterministic\n",
+					pr->name, pside_name[s], pr->ir[s][0], pr->ir[s][1], reps);
+				bad = 1;
+			} else if (pr->ir[s][0] == 0) {
+				fprintf(stderr, "bench_report: %s: %s: 0 instructions: the toggle did not catch the call\n",
+					pr->name, pside_name[s]);
+				bad = 1;
+			}
+		}
+	}
 	if (bad)
 		return 1;
 
@@ -495,6 +593,33 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (nprows) {
+		printf("\nflush: the whole flush.  The remote TLB flush on 4096 CPUs (VP = CPU, all\n"
+		       "present), one address space, page-aligned ranges: hvipi against the real\n"
+		       "hyperv_flush_tlb_multi() of %s (arch/x86/hyperv/mmu.c, compiled\n"
+		       "unchanged), from the op down, the hypercall not counted.  core = hvipi_plan_flush\n"
+		       "alone; glue = the module's flush op hvipi_ctx_flush_tlb_multi (interrupts off, the\n"
+		       "page, the planner as the module builds it, the rep-call loop); linux = the op\n"
+		       "pv_ops.mmu.flush_tlb_multi.  _B: the input bytes the call needs (the flush receiver\n"
+		       "model's reading; the glue sends the core's call, checked).  Both calls flush the same\n"
+		       "VPs (all, on the 4096 rows), the same space and flags, every page of the range.\n\n",
+		       package);
+		printf("%-24s %5s %8s %8s %8s %8s %6s %6s %5s %5s  %-9s %-9s\n",
+		       "workload", "cpus", "pages", "core_Ir", "glue_Ir",
+		       "linux_Ir", "g/lnx", "c/lnx", "hv_B", "lnx_B",
+		       "hv_call", "lnx_call");
+		for (i = 0; i < nprows; i++) {
+			const struct r_prow *pr = &prows[i];
+
+			printf("%-24s %5lu %8llu %8lld %8lld %8lld %6.3f %6.3f %5lu %5lu  %-9s %-9s\n",
+			       pr->name, pr->cpus, pr->pages, pr->ir[P_CORE][0],
+			       pr->ir[P_GLUE][0], pr->ir[P_KERNEL][0],
+			       r_fratio(pr->ir[P_GLUE][0], pr->ir[P_KERNEL][0]),
+			       r_fratio(pr->ir[P_CORE][0], pr->ir[P_KERNEL][0]),
+			       pr->hv_b, pr->lnx_b, pr->hv_call, pr->lnx_call);
+		}
+	}
+
 	jf = fopen(json, "w");
 	if (!jf) {
 		perror(json);
@@ -521,7 +646,7 @@ int main(int argc, char **argv)
 			r->bytes[S_REF], r->call[S_HVIPI], r->call[S_GLUE],
 			r->call[S_KERNEL], r->call[S_REF], r_gk(r),
 			r_ratio(r, S_HVIPI, S_KERNEL), r_cm(r), package,
-			i + 1 < nrows || nfrows ? "," : "");
+			i + 1 < nrows || nfrows || nprows ? "," : "");
 	}
 	for (i = 0; i < nfrows; i++) {
 		const struct r_frow *fr = &frows[i];
@@ -553,7 +678,27 @@ int main(int argc, char **argv)
 				 fr->ir[F_TEST][0] : fr->ir[F_FILL][0]),
 			r_fratio(fr->ir[F_KCORE][0], r_flnx(fr)),
 			r_fratio(fr->ir[F_CORE][0], r_flnx(fr)), package,
-			i + 1 < nfrows ? "," : "");
+			i + 1 < nfrows || nprows ? "," : "");
+	}
+	for (i = 0; i < nprows; i++) {
+		const struct r_prow *pr = &prows[i];
+
+		fprintf(jf, "  {\"section\": \"flush-plan\", \"workload\": \"%s\", "
+			"\"cpus\": %lu, \"pages\": %llu, "
+			"\"hvipi_instructions\": %lld, "
+			"\"hvipi_glue_instructions\": %lld, "
+			"\"kernel_instructions\": %lld, "
+			"\"hvipi_input_bytes\": %lu, \"kernel_input_bytes\": %lu, "
+			"\"hvipi_call\": \"%s\", \"kernel_call\": \"%s\", "
+			"\"ratio_glue_kernel\": %.4f, "
+			"\"ratio_hvipi_kernel\": %.4f, "
+			"\"kernel_package\": \"%s\"}%s\n",
+			pr->name, pr->cpus, pr->pages, pr->ir[P_CORE][0],
+			pr->ir[P_GLUE][0], pr->ir[P_KERNEL][0], pr->hv_b,
+			pr->lnx_b, pr->hv_call, pr->lnx_call,
+			r_fratio(pr->ir[P_GLUE][0], pr->ir[P_KERNEL][0]),
+			r_fratio(pr->ir[P_CORE][0], pr->ir[P_KERNEL][0]),
+			package, i + 1 < nprows ? "," : "");
 	}
 	fprintf(jf, "]\n");
 	if (fclose(jf)) {
