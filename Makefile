@@ -15,10 +15,14 @@
 # BENCH_STRICT=1).
 # Proof upkeep (CONTRIBUTING.md): replay (the gate from the committed WP
 # cache, no solver), refresh-cache, report, diversity, mutants
-# (MUTANTS=id,...).
+# (MUTANTS=id,...), smoke-faults (the planted vacuity faults of
+# proofs/smoke-faults/ against the smoke tests, about 3 minutes).
 
 BUILD := $(CURDIR)/build
 RESULTS := $(BUILD)/results
+# The suites of tests/ run TEST_JOBS at a time (CI has 2 cores; each suite
+# is one process and writes only its own counts and logs).
+TEST_JOBS ?= 2
 
 PROVE_PKGS := gcc frama-c-base why3 z3 cvc5 python3
 TEST_PKGS := $(sort $(shell cat tests/packages.txt kernel-glue/packages.txt | grep -v '^\#'))
@@ -40,7 +44,7 @@ define ensure
 endef
 
 .PHONY: prove test deps-prove deps-test kernel qemu-test fuzz clean bench
-.PHONY: replay replay-test refresh-cache report diversity mutants
+.PHONY: replay replay-test refresh-cache report diversity mutants smoke-faults
 
 prove: deps-prove
 	sh proofs/prove.sh $(BUILD)
@@ -58,7 +62,8 @@ test: deps-test
 		echo "hvipi: make test: $$what took $$(($$(date +%s) - t0)) s"; }; \
 	echo "hvipi: make test: building the test programs (make -j2)"; \
 	step build $(MAKE) -j2 -C tests bins BUILD=$(BUILD); \
-	step tests $(MAKE) -C tests test BUILD=$(BUILD); \
+	echo "hvipi: make test: the suites $(TEST_JOBS) at a time (make -j$(TEST_JOBS), each suite's output kept together)"; \
+	step tests $(MAKE) -j$(TEST_JOBS) --output-sync=target -C tests test BUILD=$(BUILD); \
 	step kernel $(MAKE) -C kernel-glue kernel BUILD=$(BUILD); \
 	step asm-test $(MAKE) -C kernel-glue asm-test BUILD=$(BUILD); \
 	step intree-check $(MAKE) -C kernel-glue intree-check BUILD=$(BUILD); \
@@ -133,6 +138,10 @@ diversity: deps-prove
 
 mutants: deps-prove
 	python3 proofs/mutants/run.py --build $(BUILD) $(if $(MUTANTS),--only $(MUTANTS)) $(if $(MUTANTS_FULL),--full)
+
+smoke-faults: deps-prove
+	$(call ensure,patch)
+	sh proofs/smoke-faults/run.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

@@ -91,7 +91,7 @@ def fingerprints(top=TOP):
                     if not ln.endswith("  " + SRC))
     # The smoke tests' timeout (prove.sh) decides what a kept smoke test
     # says: a proof kept from a run with another one is not reused.
-    setup += "smoke-timeout " + os.environ.get("HVIPI_SMOKE_TIMEOUT", "2") + "\n"
+    setup += "smoke-timeout " + os.environ.get("HVIPI_SMOKE_TIMEOUT", "1") + "\n"
     with open(os.path.join(top, SRC), encoding="utf-8") as f:
         text = f.read()
     spans = bodies(text)

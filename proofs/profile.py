@@ -156,8 +156,8 @@ def main():
                     help="dump-acct output of the run's process accounting")
     ap.add_argument("--timeout", type=float, default=30.0,
                     help="the goals' timeout of the run (wp-options.txt)")
-    ap.add_argument("--smoke-timeout", type=float, default=2.0,
-                    help="the smoke tests' timeout of the run (prove.sh: 2)")
+    ap.add_argument("--smoke-timeout", type=float, default=1.0,
+                    help="the smoke tests' timeout of the run (prove.sh: 1)")
     args = ap.parse_args()
     fns = incremental.gated()
     logs = sorted(glob.glob(os.path.join(args.outdir, "wp-[0-9]*.log"))) + \
