@@ -192,31 +192,26 @@ static int r_read_meta(const char *path)
 	return 0;
 }
 
-/* A flush row's dump. */
-static int r_read_fdump(const char *path, const char *side, const char *name,
-			unsigned long calls, long long total)
+/*
+ * A dump's total into @ir: ir[0] for one call, ir[1] for reps calls.
+ * @side is looked up in @names (@n of them).
+ */
+static int r_store(const char *path, const char *const *names, int n,
+		   const char *side, long long (*ir)[2], unsigned long calls,
+		   long long total)
 {
-	struct r_frow *fr = NULL;
-	int i, s;
+	int s;
 
-	for (i = 0; i < nfrows; i++)
-		if (!strcmp(frows[i].name, name))
-			fr = &frows[i];
-	if (!fr) {
-		fprintf(stderr, "bench_report: %s: flush row %s not in the meta file\n",
-			path, name);
-		return -1;
-	}
-	for (s = 0; s < F_COUNT && strcmp(side, fside_name[s]); s++)
+	for (s = 0; s < n && strcmp(side, names[s]); s++)
 		;
-	if (s == F_COUNT) {
+	if (s == n) {
 		fprintf(stderr, "bench_report: %s: unknown side %s\n", path, side);
 		return -1;
 	}
 	if (calls == 1)
-		fr->ir[s][0] = total;
+		ir[s][0] = total;
 	else if (calls == reps)
-		fr->ir[s][1] = total;
+		ir[s][1] = total;
 	else {
 		fprintf(stderr, "bench_report: %s: %lu calls, expected 1 or %lu\n",
 			path, calls, reps);
@@ -225,37 +220,34 @@ static int r_read_fdump(const char *path, const char *side, const char *name,
 	return 0;
 }
 
+/* A flush row's dump. */
+static int r_read_fdump(const char *path, const char *side, const char *name,
+			unsigned long calls, long long total)
+{
+	int i;
+
+	for (i = 0; i < nfrows; i++)
+		if (!strcmp(frows[i].name, name))
+			return r_store(path, fside_name, F_COUNT, side,
+				       frows[i].ir, calls, total);
+	fprintf(stderr, "bench_report: %s: flush row %s not in the meta file\n",
+		path, name);
+	return -1;
+}
+
 /* A flush planner row's dump. */
 static int r_read_pdump(const char *path, const char *side, const char *name,
 			unsigned long calls, long long total)
 {
-	struct r_prow *pr = NULL;
-	int i, s;
+	int i;
 
 	for (i = 0; i < nprows; i++)
 		if (!strcmp(prows[i].name, name))
-			pr = &prows[i];
-	if (!pr) {
-		fprintf(stderr, "bench_report: %s: flush planner row %s not in the meta file\n",
-			path, name);
-		return -1;
-	}
-	for (s = 0; s < P_COUNT && strcmp(side, pside_name[s]); s++)
-		;
-	if (s == P_COUNT) {
-		fprintf(stderr, "bench_report: %s: unknown side %s\n", path, side);
-		return -1;
-	}
-	if (calls == 1)
-		pr->ir[s][0] = total;
-	else if (calls == reps)
-		pr->ir[s][1] = total;
-	else {
-		fprintf(stderr, "bench_report: %s: %lu calls, expected 1 or %lu\n",
-			path, calls, reps);
-		return -1;
-	}
-	return 0;
+			return r_store(path, pside_name, P_COUNT, side,
+				       prows[i].ir, calls, total);
+	fprintf(stderr, "bench_report: %s: flush planner row %s not in the meta file\n",
+		path, name);
+	return -1;
 }
 
 /* Whole-space rows: Linux does not call fill_gva_list(), no fill dump. */
@@ -283,7 +275,6 @@ static int r_read_dump(const char *path)
 	long long total = -1;
 	unsigned long calls;
 	struct r_row *r;
-	int s;
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
@@ -316,20 +307,28 @@ static int r_read_dump(const char *path)
 			path, name);
 		return -1;
 	}
-	for (s = 0; s < S_COUNT && strcmp(side, side_name[s]); s++)
-		;
-	if (s == S_COUNT) {
-		fprintf(stderr, "bench_report: %s: unknown side %s\n", path, side);
-		return -1;
+	return r_store(path, side_name, S_COUNT, side, r->ir, calls, total);
+}
+
+/*
+ * A side's two counts of a row: both present, the reps one exactly reps
+ * times the one-call one, not 0.  Returns 1 (and says why) when not.
+ */
+static int r_bad_counts(const char *row, const char *side, const long long *ir)
+{
+	if (ir[0] < 0 || ir[1] < 0) {
+		fprintf(stderr, "bench_report: %s: %s: dump missing\n", row, side);
+		return 1;
 	}
-	if (calls == 1)
-		r->ir[s][0] = total;
-	else if (calls == reps)
-		r->ir[s][1] = total;
-	else {
-		fprintf(stderr, "bench_report: %s: %lu calls, expected 1 or %lu\n",
-			path, calls, reps);
-		return -1;
+	if (ir[1] != (long long)reps * ir[0]) {
+		fprintf(stderr, "bench_report: %s: %s: %lld for 1 call but %lld for %lu: not deterministic\n",
+			row, side, ir[0], ir[1], reps);
+		return 1;
+	}
+	if (ir[0] == 0) {
+		fprintf(stderr, "bench_report: %s: %s: 0 instructions: the toggle did not catch the call\n",
+			row, side);
+		return 1;
 	}
 	return 0;
 }
@@ -461,23 +460,8 @@ int main(int argc, char **argv)
 		struct r_row *r = &rows[i];
 		int s;
 
-		for (s = 0; s < S_COUNT; s++) {
-			const char *sn = side_name[s];
-
-			if (r->ir[s][0] < 0 || r->ir[s][1] < 0) {
-				fprintf(stderr, "bench_report: %s: %s: dump missing\n",
-					r->name, sn);
-				bad = 1;
-			} else if (r->ir[s][1] != (long long)reps * r->ir[s][0]) {
-				fprintf(stderr, "bench_report: %s: %s: %lld for 1 call but %lld for %lu: not deterministic\n",
-					r->name, sn, r->ir[s][0], r->ir[s][1], reps);
-				bad = 1;
-			} else if (r->ir[s][0] == 0) {
-				fprintf(stderr, "bench_report: %s: %s: 0 instructions: the toggle did not catch the call\n",
-					r->name, sn);
-				bad = 1;
-			}
-		}
+		for (s = 0; s < S_COUNT; s++)
+			bad |= r_bad_counts(r->name, side_name[s], r->ir[s]);
 	}
 	for (i = 0; i < nfrows; i++) {
 		struct r_frow *fr = &frows[i];
@@ -493,40 +477,15 @@ int main(int argc, char **argv)
 				fr->ir[s][0] = fr->ir[s][1] = 0;
 				continue;
 			}
-			if (fr->ir[s][0] < 0 || fr->ir[s][1] < 0) {
-				fprintf(stderr, "bench_report: %s: %s: dump missing\n",
-					fr->name, fside_name[s]);
-				bad = 1;
-			} else if (fr->ir[s][1] != (long long)reps * fr->ir[s][0]) {
-				fprintf(stderr, "bench_report: %s: %s: %lld for 1 call but %lld for %lu: not deterministic\n",
-					fr->name, fside_name[s], fr->ir[s][0], fr->ir[s][1], reps);
-				bad = 1;
-			} else if (fr->ir[s][0] == 0) {
-				fprintf(stderr, "bench_report: %s: %s: 0 instructions: the toggle did not catch the call\n",
-					fr->name, fside_name[s]);
-				bad = 1;
-			}
+			bad |= r_bad_counts(fr->name, fside_name[s], fr->ir[s]);
 		}
 	}
 	for (i = 0; i < nprows; i++) {
 		struct r_prow *pr = &prows[i];
 		int s;
 
-		for (s = 0; s < P_COUNT; s++) {
-			if (pr->ir[s][0] < 0 || pr->ir[s][1] < 0) {
-				fprintf(stderr, "bench_report: %s: %s: dump missing\n",
-					pr->name, pside_name[s]);
-				bad = 1;
-			} else if (pr->ir[s][1] != (long long)reps * pr->ir[s][0]) {
-				fprintf(stderr, "bench_report: %s: %s: %lld for 1 call but %lld for %lu: not deterministic\n",
-					pr->name, pside_name[s], pr->ir[s][0], pr->ir[s][1], reps);
-				bad = 1;
-			} else if (pr->ir[s][0] == 0) {
-				fprintf(stderr, "bench_report: %s: %s: 0 instructions: the toggle did not catch the call\n",
-					pr->name, pside_name[s]);
-				bad = 1;
-			}
-		}
+		for (s = 0; s < P_COUNT; s++)
+			bad |= r_bad_counts(pr->name, pside_name[s], pr->ir[s]);
 	}
 	if (bad)
 		return 1;

@@ -22,6 +22,10 @@
  *    flushes the vCPU of every CPU of the mask (or the miss is Linux's
  *    empty Ex set for VPs >= 4096, spec/FLUSH_RULES.md 5.1: counted), and
  *    under the TLFS reading its list covers the pages of its range.
+ *  - hvipi_plan_flush() plans the same flush on the same guest (its own
+ *    page); its call goes to the three receivers too, and must be
+ *    accepted by KVM, flush exactly the target CPUs' vCPUs, and list the
+ *    range's pages and no other (or flush the whole space).
  *  - each Linux call is then mutated (crafted, malformed), and calls are
  *    also made up from scratch, and the three receivers compared again.
  *
@@ -35,6 +39,7 @@
 
 #include "counts.h"
 #include "gen.h"
+#include "hvipi.h"
 #include "kflush.h"
 #include "kref_version.h"
 #include "kvmr.h"
@@ -87,6 +92,7 @@ static uint32_t vp[KVMR_NR_MAX], vm_cpu[KVMR_MAX_VCPUS], vm_vp[KVMR_MAX_VCPUS],
 	cpu_vcpu[KVMR_NR_MAX];
 static struct cpumask present, cpus;
 static uint64_t lpage[XW] __attribute__((aligned(4096)));
+static uint64_t hpage[XW] __attribute__((aligned(4096)));	/* hvipi's */
 static uint8_t gmem[GMEM_BYTES] __attribute__((aligned(4096)));
 static uint64_t part_vps[RX_VP_WORDS];
 static struct kvmr_case kc;
@@ -100,6 +106,9 @@ struct stats {
 	uint64_t dev_met[RXF_DEV_COUNT], dev_sole[RXF_DEV_COUNT], dev_combined;
 	uint64_t kvm_status[8], kvm_ud;
 	uint64_t flushed_vcpus, flush_all_reqs, offline_bits;
+	/* hvipi_plan_flush() on the same guest and flush */
+	uint64_t hv_cases, hv_none, hv_fallback, hv_code[0x15], hv_ok;
+	uint64_t hv_all, hv_partition, hv_pages_checked;
 };
 static struct stats st;
 static unsigned int reports;
@@ -466,6 +475,124 @@ static bool check_linux_call(const struct xc *x, uint64_t start, uint64_t end)
 	return true;
 }
 
+/* ---- hvipi's call, checked ---- */
+
+/*
+ * hvipi_plan_flush() on the guest and flush Linux was given: the same
+ * mask, VP table, range, mm (its address space) and hints, its own page.
+ * The present mask goes to the core only when present_partition holds
+ * here: every present CPU has a vCPU with the CPU's own VP (not a CPU
+ * whose VP is unknown, given a free VP by kvmr_make_vm()), so the present
+ * CPUs' VPs are the VM's (the VM is made of them); else NULL, as the glue
+ * passes it when it cannot show the partition is the present set.  Its
+ * call goes to the three receivers (run3: the KVM reading must be KVM's
+ * result exactly, every TLFS difference explained by a rule), and must
+ * then be accepted by the real KVM, flush exactly the vCPUs of the target
+ * CPUs, and, read by the TLFS, list the pages of the range and no other
+ * (sampled as for Linux's calls) or flush the whole space.
+ */
+static bool check_hvipi_call(uint64_t start, uint64_t end, bool mm,
+			     bool ex_hint, uint64_t space)
+{
+	static uint64_t tvps[KVMR_MAX_VCPUS / 64u];
+	struct hvipi_flush_plan p;
+	struct rxf_result mk, mt;
+	struct kvmr_result kr;
+	struct xc x;
+	uint32_t c, i, nl, code, opts;
+	bool part = true;
+
+	for (c = 0; c < kc.nr; c++)
+		if (gen_test_bit(present.bits, c) &&
+		    (cpu_vcpu[c] == KVMR_NO_VCPU || vm_vp[cpu_vcpu[c]] != vp[c]))
+			part = false;
+	opts = (mm ? 0 : HVIPI_FLUSH_OPT_ALL_SPACES) |
+	       (end == TOP ? HVIPI_FLUSH_OPT_WHOLE : 0);
+	for (i = 0; i < XW; i++)
+		hpage[i] = 0x5a5a5a5a5a5a5a5aull;
+	hvipi_plan_flush(&p, cpus.bits, part ? present.bits : NULL, kc.nr, vp,
+			 gen_below(2) ? hvipi_vp_ident(vp, kc.nr) : 0, space,
+			 start, end, opts,
+			 HVIPI_HINT_REMOTE_FLUSH | (ex_hint ? HVIPI_HINT_EX_MASKS : 0),
+			 hpage, 4096);
+	st.hv_cases++;
+	st.hv_partition += part;
+	if (p.kind == HVIPI_FLUSH_NONE) {
+		st.hv_none++;
+		return true;
+	}
+	if (p.kind == HVIPI_FLUSH_FALLBACK) {
+		st.hv_fallback++;
+		return true;
+	}
+	memset(&x, 0, sizeof(x));
+	x.control = p.control;
+	memcpy(x.w, hpage, sizeof(x.w));
+	x.nw = p.bytes / 8u;
+	x.mapped = 2u * 4096u;
+	x.hints = RXF_HINT_REMOTE_FLUSH | (ex_hint ? RXF_HINT_EX : 0);
+	x.enforce = gen_below(2);
+	x.vcpu = cpu_vcpu[kc.self] == KVMR_NO_VCPU ? 0 : cpu_vcpu[kc.self];
+	code = ctl_code(p.control);
+	st.hv_code[code < 0x15 ? code : 0]++;
+	st.cases++;
+	if (x.nw != layout_words(p.control)) {
+		report("hvipi", "plan.bytes is not the call's layout", &x, NULL, NULL);
+		return false;
+	}
+	if (!run3(&x, M_NONE, &mk, &mt, &kr))
+		return false;
+	if (kr.ud || !kr.rax_written || (kr.rax & 0xffff) != 0) {
+		report("hvipi", "KVM rejected hvipi's call", &x, &mk, &kr);
+		return false;
+	}
+	/* exactly the vCPUs of the target CPUs (a vCPU's VP is below 1024) */
+	memset(tvps, 0, sizeof(tvps));
+	for (c = 0; c < kc.nr; c++)
+		if (gen_test_bit(cpus.bits, c) && vp[c] < KVMR_MAX_VCPUS)
+			tvps[vp[c] / 64u] |= 1ull << (vp[c] % 64u);
+	for (i = 0; i < kc.nvcpu; i++) {
+		bool want = (tvps[vm_vp[i] / 64u] >> (vm_vp[i] % 64u)) & 1u;
+
+		if (kvmr_vcpu_bit(kr.flushed, i) != want) {
+			report("hvipi", want ? "a vCPU of the mask is not flushed" :
+			       "a vCPU outside the mask is flushed", &x, &mk, &kr);
+			return false;
+		}
+	}
+	st.hv_all += kr.flush_all != 0;
+	/* the TLFS reading: the pages of the range, or the whole space */
+	if (mt.status != RX_ST_SUCCESS) {
+		report("hvipi", "TLFS reading rejects hvipi's call", &x, &mt, &kr);
+		return false;
+	}
+	if (is_list(code)) {
+		if (!mt.list_read || end <= start || end == TOP) {
+			report("hvipi", "a List call for no range", &x, &mt, &kr);
+			return false;
+		}
+		nl = (uint32_t)(((end - 1) >> 12) - (start >> 12) + 1);
+		for (i = 0; i < nl; i += (nl > 64 ? 1u + gen_below(nl / 32u) : 1u)) {
+			st.hv_pages_checked++;
+			if (!rxf_page_flushed(&mt, (start >> 12) + i)) {
+				report("hvipi", "a page of the range is not in the list (TLFS reading)", &x, &mt, &kr);
+				return false;
+			}
+		}
+		if (!rxf_page_flushed(&mt, (start >> 12) + nl - 1) ||
+		    rxf_page_flushed(&mt, (start >> 12) + nl) ||
+		    ((start >> 12) && rxf_page_flushed(&mt, (start >> 12) - 1))) {
+			report("hvipi", "the list covers pages outside the range", &x, &mt, &kr);
+			return false;
+		}
+	} else if (!mt.whole_space) {
+		report("hvipi", "a Space call not read as the whole space", &x, &mt, &kr);
+		return false;
+	}
+	st.hv_ok++;
+	return true;
+}
+
 /* ---- crafted calls ---- */
 
 static void put_list(struct xc *x)
@@ -710,6 +837,9 @@ static void one_case(void)
 		return;
 	}
 	kflush_multi(&cpus, mm, start, end, &k);
+	/* hvipi on the same guest and flush (its own stats and checks) */
+	if (!check_hvipi_call(start, end, mm, ex_hint, mm ? kflush_mm_space() : 0))
+		st.failures++;
 	st.linux_cases++;
 	if (k.nr_native) {
 		st.linux_native++;
@@ -777,6 +907,14 @@ int main(int argc, char **argv)
 	       ", page of end - 1 not listed (unaligned start) %" PRIu64 "; pages checked %" PRIu64 "\n",
 	       st.linux_ok, st.linux_empty_ex, st.linux_band, st.linux_end_page_missed,
 	       st.linux_pages_checked);
+	printf("flush_kvm_ref: hvipi flushes %" PRIu64 " (present passed %" PRIu64 "): calls %" PRIu64
+	       " (0x0002 %" PRIu64 ", 0x0003 %" PRIu64 ", 0x0013 %" PRIu64 ", 0x0014 %" PRIu64
+	       "), fallbacks %" PRIu64 ", nothing to flush %" PRIu64 "; accepted by KVM, exactly the target vCPUs, the range's pages: %" PRIu64
+	       " (KVM's all-vCPU request %" PRIu64 "); pages checked %" PRIu64 "\n",
+	       st.hv_cases, st.hv_partition,
+	       st.hv_code[2] + st.hv_code[3] + st.hv_code[0x13] + st.hv_code[0x14],
+	       st.hv_code[2], st.hv_code[3], st.hv_code[0x13], st.hv_code[0x14],
+	       st.hv_fallback, st.hv_none, st.hv_ok, st.hv_all, st.hv_pages_checked);
 	printf("flush_kvm_ref: KVM results: status 0 %" PRIu64 ", 2 %" PRIu64 ", 3 %" PRIu64 ", 6 %" PRIu64
 	       ", other %" PRIu64 ", #UD %" PRIu64 "; all-vCPU requests %" PRIu64 ", mask bits of no vCPU %" PRIu64 "\n",
 	       st.kvm_status[0], st.kvm_status[2], st.kvm_status[3], st.kvm_status[6],
