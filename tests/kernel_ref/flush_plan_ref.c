@@ -42,6 +42,10 @@
  *                      not after Linux's dense ones (highest bank + 1
  *                      words): hvipi a List, Linux a whole-space call.
  *
+ * Cases: first every small case (exhaustive(): nr_cpu_ids 1..8, every
+ * mask over five VP tables, two present masks, the Ex hint, mm, four
+ * ranges), then CASES random ones.
+ *
  * Usage: flush_plan_ref [SEED [CASES]]   or env HVIPI_SEED, HVIPI_CASES.
  */
 #include <inttypes.h>
@@ -412,6 +416,75 @@ static void gen_range(struct fcase *k)
 		k->end = k->start - (len ? 4096 : 0);
 }
 
+/*
+ * The exhaustive part, before the random one: nr_cpu_ids 1 .. EXH_NR_MAX,
+ * five VP tables (identity; reversed; every VP >= 64, one bank a CPU;
+ * identity but the last CPU's VP unknown; identity but CPU 0's VP >= 4096),
+ * two present masks (every CPU; every CPU but the last, whose bit no mask
+ * then has), every target mask, the Ex hint on and off, with and without
+ * an mm, four ranges (1 page, 33 pages, TLB_FLUSH_ALL, 510 x 16 MiB: more
+ * than any page lists), the identity prefix on every other mask.  Each
+ * case is run_case(): the rules, then Linux on the same case.
+ */
+#define EXH_NR_MAX	8u
+#define EXH_START	0x7f0000000000ull
+
+static void exhaustive(void)
+{
+	static const uint64_t pages[4] = { 1, 33, 0, 510ull * 4096 };
+	uint64_t before = cases, fails = failures;
+	uint32_t nr, t, pr, m, x, mm, r, c;
+	struct fcase k;
+	clock_t t0 = clock();
+
+	for (nr = 1; nr <= EXH_NR_MAX; nr++)
+	for (t = 0; t < 5; t++)
+	for (pr = 0; pr < 2; pr++)
+	for (m = 0; m < (1u << nr); m++)
+	for (x = 0; x < 2; x++)
+	for (mm = 0; mm < 2; mm++)
+	for (r = 0; r < 4; r++) {
+		if (pr && nr > 1 && (m >> (nr - 1)) & 1u)
+			continue;	/* the last CPU is not present */
+		memset(&k, 0, sizeof(k));
+		k.nr = nr;
+		for (c = 0; c < nr; c++)
+			vp[c] = t == 1 ? nr - 1 - c : t == 2 ? 64u * c + c % 64u : c;
+		if (t == 3)
+			vp[nr - 1] = INVAL;
+		if (t == 4)
+			vp[0] = 5000;
+		memset(part, 0, sizeof(part));
+		for (c = 0; c < nr; c++) {
+			if (vp[c] == INVAL)
+				continue;
+			if (vp[c] > k.max_vp)
+				k.max_vp = vp[c];
+			if (vp[c] < RX_NR_VPS)
+				part[vp[c] / 64] |= 1ull << (vp[c] % 64);
+		}
+		memset(&present, 0, sizeof(present));
+		memset(&cpus, 0, sizeof(cpus));
+		for (c = 0; c < nr; c++) {
+			if (!pr || nr == 1 || c != nr - 1)
+				gen_set_bit(present.bits, c);
+			if ((m >> c) & 1u)
+				gen_set_bit(cpus.bits, c);
+		}
+		k.psize = 4096;
+		k.ex = x;
+		k.mm = mm;
+		k.ident = m & 1u;
+		k.whole = r == 2;
+		k.start = EXH_START;
+		k.end = r == 2 ? 0 : EXH_START + pages[r] * 4096u;
+		run_case(&k);
+	}
+	printf("flush_plan_ref: exhaustive: nr_cpu_ids 1..%u, 5 VP tables x 2 present masks x every mask x Ex hint x mm x 4 ranges: %" PRIu64 " cases, %" PRIu64 " failures, %.1f s\n",
+	       EXH_NR_MAX, cases - before, failures - fails,
+	       (double)(clock() - t0) / CLOCKS_PER_SEC);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = gen_time_seed(), ncases = 1000000, n;
@@ -424,6 +497,7 @@ int main(int argc, char **argv)
 	       "(hyperv_flush_tlb_multi via hyperv_setup_mmu_ops); receiver: rx_flush, TLFS reading\n",
 	       KREF_PKG_VERSION);
 	gen_banner("flush_plan_ref", seed, ncases, 0);
+	exhaustive();
 	gen_state = seed;
 	for (n = 0; n < ncases; n++) {
 		memset(&k, 0, sizeof(k));
