@@ -416,6 +416,24 @@ static void gen_range(struct fcase *k)
 		k->end = k->start - (len ? 4096 : 0);
 }
 
+/* The partition's VPs (part[]: every known VP of the table below
+ * RX_NR_VPS) and k->max_vp, from vp[0 .. k->nr - 1]. */
+static void table_facts(struct fcase *k)
+{
+	uint32_t c;
+
+	memset(part, 0, sizeof(part));
+	k->max_vp = 0;
+	for (c = 0; c < k->nr; c++) {
+		if (vp[c] == INVAL)
+			continue;
+		if (vp[c] > k->max_vp)
+			k->max_vp = vp[c];
+		if (vp[c] < RX_NR_VPS)
+			part[vp[c] / 64] |= 1ull << (vp[c] % 64);
+	}
+}
+
 /*
  * The exhaustive part, before the random one: nr_cpu_ids 1 .. EXH_NR_MAX,
  * five VP tables (identity; reversed; every VP >= 64, one bank a CPU;
@@ -454,15 +472,7 @@ static void exhaustive(void)
 			vp[nr - 1] = INVAL;
 		if (t == 4)
 			vp[0] = 5000;
-		memset(part, 0, sizeof(part));
-		for (c = 0; c < nr; c++) {
-			if (vp[c] == INVAL)
-				continue;
-			if (vp[c] > k.max_vp)
-				k.max_vp = vp[c];
-			if (vp[c] < RX_NR_VPS)
-				part[vp[c] / 64] |= 1ull << (vp[c] % 64);
-		}
+		table_facts(&k);
 		memset(&present, 0, sizeof(present));
 		memset(&cpus, 0, sizeof(cpus));
 		for (c = 0; c < nr; c++) {
@@ -490,7 +500,7 @@ int main(int argc, char **argv)
 	uint64_t seed = gen_time_seed(), ncases = 1000000, n;
 	clock_t t0 = clock();
 	struct fcase k;
-	uint32_t c, i;
+	uint32_t i;
 
 	gen_args(argc, argv, &seed, &ncases);
 	printf("flush_plan_ref: Linux side: %s, arch/x86/hyperv/mmu.c compiled unchanged "
@@ -503,16 +513,7 @@ int main(int argc, char **argv)
 		memset(&k, 0, sizeof(k));
 		k.nr = gen_nr(&nr_mix);
 		gen_table(vp, k.nr, 4096u, &table_mix);
-		memset(part, 0, sizeof(part));
-		k.max_vp = 0;
-		for (c = 0; c < k.nr; c++) {
-			if (vp[c] == INVAL)
-				continue;
-			if (vp[c] > k.max_vp)
-				k.max_vp = vp[c];
-			if (vp[c] < RX_NR_VPS)
-				part[vp[c] / 64] |= 1ull << (vp[c] % 64);
-		}
+		table_facts(&k);
 		gen_present(present.bits, WORDS, k.nr, gen_below(100), false);
 		gen_mask(cpus.bits, WORDS, k.nr, 0, present.bits, &gen_mask_mix_random);
 		k.garbage = k.nr % 64u && gen_below(20) == 0;
