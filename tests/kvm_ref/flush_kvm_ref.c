@@ -412,11 +412,30 @@ static void make_range(uint64_t *start, uint64_t *end, bool *mm)
 
 /* ---- Linux's call, checked ---- */
 
+/*
+ * Pages @first .. @first + @nl - 1 are flushed by the TLFS reading @mt of
+ * a List call: every page when @nl <= 64, else a random sample of about
+ * 32 (counted in *@checked).
+ */
+static bool pages_listed(const struct rxf_result *mt, uint64_t first,
+			 uint32_t nl, uint64_t *checked)
+{
+	uint32_t i;
+
+	for (i = 0; i < nl; i += (nl > 64 ? 1u + gen_below(nl / 32u) : 1u)) {
+		(*checked)++;
+		if (!rxf_page_flushed(mt, first + i))
+			return false;
+	}
+	return true;
+}
+
+
 static bool check_linux_call(const struct xc *x, uint64_t start, uint64_t end)
 {
 	struct rxf_result mk, mt;
 	struct kvmr_result kr;
-	uint32_t c, i, nl;
+	uint32_t c, nl;
 	bool empty_ex;
 
 	if (!run3(x, M_NONE, &mk, &mt, &kr))
@@ -452,12 +471,9 @@ static bool check_linux_call(const struct xc *x, uint64_t start, uint64_t end)
 			return false;
 		}
 		nl = end > start ? (uint32_t)((end - start + 4095) / 4096) : 1u;
-		for (i = 0; i < nl; i += (nl > 64 ? 1u + gen_below(nl / 32u) : 1u)) {
-			st.linux_pages_checked++;
-			if (!rxf_page_flushed(&mt, (start >> 12) + i)) {
-				report("linux", "a page of the range is not in the list (TLFS reading)", x, &mt, &kr);
-				return false;
-			}
+		if (!pages_listed(&mt, start >> 12, nl, &st.linux_pages_checked)) {
+			report("linux", "a page of the range is not in the list (TLFS reading)", x, &mt, &kr);
+			return false;
 		}
 		if (!rxf_page_flushed(&mt, (start >> 12) + nl - 1) ||
 		    (nl > 1 && rxf_page_flushed(&mt, (start >> 12) + nl)) ||
@@ -572,12 +588,9 @@ static bool check_hvipi_call(uint64_t start, uint64_t end, bool mm,
 			return false;
 		}
 		nl = (uint32_t)(((end - 1) >> 12) - (start >> 12) + 1);
-		for (i = 0; i < nl; i += (nl > 64 ? 1u + gen_below(nl / 32u) : 1u)) {
-			st.hv_pages_checked++;
-			if (!rxf_page_flushed(&mt, (start >> 12) + i)) {
-				report("hvipi", "a page of the range is not in the list (TLFS reading)", &x, &mt, &kr);
-				return false;
-			}
+		if (!pages_listed(&mt, start >> 12, nl, &st.hv_pages_checked)) {
+			report("hvipi", "a page of the range is not in the list (TLFS reading)", &x, &mt, &kr);
+			return false;
 		}
 		if (!rxf_page_flushed(&mt, (start >> 12) + nl - 1) ||
 		    rxf_page_flushed(&mt, (start >> 12) + nl) ||
