@@ -60,7 +60,7 @@ smoke=""
 # make smoke-faults) show that whatever the provers find, they find in
 # under 0.2 s: every fault caught at 2 s or 10 s is caught at 1 s, by the
 # two provers together (each alone misses one).  CONTRIBUTING.md "Proof
-# cost", lever 12.
+# cost", lever 16.
 smoke_timeout=${HVIPI_SMOKE_TIMEOUT:-1}
 [ "${HVIPI_SMOKE:-1}" = 0 ] || smoke="-wp-smoke-tests -wp-smoke-timeout $smoke_timeout"
 echo "hvipi: WP on $srcs, functions $fcts (provers z3, cvc5; cache mode $cache_mode${smoke:+; with the smoke tests})"
