@@ -97,10 +97,11 @@ if [ "${HVIPI_PROVER_CHOICE:-1}" != 0 ] && [ -f proofs/provers.txt ]; then
 fi
 # The lemmas and EVA need nothing of the functions' runs: they run beside
 # them (they were 64 s and 18 s after them, while the last WP process
-# left a core idle).  The lemmas: one of them, 1 << k fits 64 bits for
-# 0 <= k < 64, is beyond SMT solvers (they cannot enumerate k): when the
-# provers fail, WP's Range tactic splits a lemma into one case per value
-# of k, each evaluated by Qed.  The tactic is applied only to lemmas.
+# left a core idle).  The lemmas: two of them, 1 << k fits 64 bits for
+# 0 <= k < 64 and bits 0 .. 7 of 255 are set (bit64_255, stop 27), are
+# beyond SMT solvers (they cannot enumerate k): when the provers fail,
+# WP's Range tactic splits a lemma into one case per value of k, each
+# evaluated by Qed.  The tactic is applied only to lemmas.
 # The provers get 10 s a lemma here, not 30: the provers' proofs of the
 # lemmas take at most 2.3 s (stop 22), and the 30 s were spent on the two
 # lemmas only the tactic proves (a shorter timeout can only fail a proof,

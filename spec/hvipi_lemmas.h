@@ -69,6 +69,37 @@
   lemma join64:
     \forall integer a, b; 0 <= a && 0 <= b ==>
       a / 64 == b / 64 && a % 64 == b % 64 ==> a == b;
+
+  // The byte steps of hvipi_first_bit(): a clear low byte of w >> i means
+  // bits i .. i + 7 of w are clear (its assertions low_bits, shift_bits
+  // and byte chain the lemmas below).  In an axiomatic block of their own,
+  // so that WP gives these lemmas only to the goals that use
+  // low_byte_clear (hvipi_first_bit's): as hypotheses of every bit64 goal
+  // they slowed others past their timeout (stop 27: hvipi_plan_mask's
+  // dense_banks, CVC5 21.6 s without them, a timeout at 30 s with them).
+  axiomatic FirstBitBytes {
+    predicate low_byte_clear(integer x) = (x & 255) == 0;
+
+    // ANDing two words: bit b of the result is set iff it is in both.
+    lemma bit64_and:
+      \forall integer m, w, b; u64(m) && u64(w) && 0 <= b < 64 ==>
+        (bit64(m & w, b) <==> (bit64(m, b) && bit64(w, b)));
+
+    // Bits 0 .. 7 of 255 are set (WP's Range tactic: one case per bit,
+    // each evaluated by Qed).
+    lemma bit64_255:
+      \forall integer d; 0 <= d < 8 ==> ((255 >> d) & 1) == 1;
+
+    // A word whose low byte is 0 has none of bits 0 .. 7 set ...
+    lemma byte_clear:
+      \forall integer x, d; u64(x) && (x & 255) == 0 && 0 <= d < 8 ==>
+        !bit64(x, d);
+
+    // ... and bit d of w >> i is bit i + d of w.
+    lemma bit64_shift:
+      \forall integer w, i, d; u64(w) && 0 <= i && 0 <= d && i + d < 64 ==>
+        (bit64(w >> i, d) <==> bit64(w, i + d));
+  }
 */
 
 #endif /* HVIPI_SPEC_LEMMAS_H */

@@ -2,13 +2,14 @@
 /*
  * hvipi: planning and encoding of one Hyper-V PV IPI send.
  *
- * One pass over the target mask (hvipi_collect).  It reads each mask word,
- * and the present word of the same index, exactly once and in order,
- * through one accessor (hvipi_read_words), and folds the word's target
- * CPUs into a set on the stack: one dense 64-bit word per bank of 64 VPs
- * (VPs 0..4095), the non-empty banks, and whether any VP is unknown, >= 64
- * or >= 4096, and whether the mask equals the present mask.  Everything
- * after the pass reads only that set.  The kernel's masks (cpu_online_mask)
+ * One pass over the target mask (hvipi_collect).  It reads each mask word
+ * exactly once and in order, with the present word of the same index while
+ * the two masks have agreed so far (hvipi_read_words), mask words alone
+ * after that (passing over empty words in a tight loop), and folds the
+ * word's target CPUs into a set on the stack: one dense 64-bit word per
+ * bank of 64 VPs (VPs 0..4095), the non-empty banks, and whether any VP is
+ * unknown, >= 64 or >= 4096, and whether the mask equals the present mask.
+ * Everything after the pass reads only that set.  The kernel's masks (cpu_online_mask)
  * may change while a send runs: whatever another CPU writes, the plan and
  * every word written come from the one value read of each word, so the
  * sizes decided and the words written always agree (no write beyond
@@ -179,13 +180,19 @@ struct hvipi_words {
  * Test builds only (tests/race): called after each read of mask word @w
  * and present word @w (@p is 0 when @present is NULL), before the core
  * uses them; it may change the caller's masks, as another CPU may.
+ * hvipi_race_hook_mask() is the same after a read of mask word @w alone
+ * (hvipi_collect()'s pass over empty words: present word @w is not read).
  */
 void hvipi_race_hook(const unsigned long *mask, const unsigned long *present,
 		     uint32_t w, unsigned long m, unsigned long p);
+void hvipi_race_hook_mask(const unsigned long *mask, uint32_t w,
+			  unsigned long m);
 #define HVIPI_AFTER_READ(mask, present, w, r) \
 	hvipi_race_hook(mask, present, w, (r).m, (r).p)
+#define HVIPI_AFTER_READ_MASK(mask, w, m) hvipi_race_hook_mask(mask, w, m)
 #else
 #define HVIPI_AFTER_READ(mask, present, w, r) do { } while (0)
+#define HVIPI_AFTER_READ_MASK(mask, w, m) do { } while (0)
 #endif
 
 /*
@@ -220,8 +227,10 @@ static struct hvipi_words hvipi_read_words(const unsigned long *mask,
 }
 
 /*
- * The lowest set bit of @word, 64 when none is set.  A word path uses it as
- * the witness that a non-zero mask word holds a target CPU.
+ * The lowest set bit of @word, 64 when none is set: a clear byte at a time
+ * (bits i .. i + 7 are the low byte of @word >> i; lemmas byte_clear and
+ * bit64_shift), then bit by bit.  A word path uses it as the witness that
+ * a non-zero mask word holds a target CPU.
  */
 /*@ assigns \nothing;
   @ ensures range: 0 <= \result <= 64;
@@ -231,7 +240,25 @@ static struct hvipi_words hvipi_read_words(const unsigned long *mask,
 static uint32_t hvipi_first_bit(uint64_t word)
 {
 	uint32_t i = 0;
+	uint64_t rest = word;
 
+	/*@ loop invariant 0 <= i <= 56 && i % 8 == 0;
+	  @ loop invariant rest: rest == word >> i;
+	  @ loop invariant below_clear: \forall integer j; 0 <= j < i ==>
+	  @   !bit64(word, j);
+	  @ loop assigns i, rest;
+	  @ loop variant 56 - i;
+	  @*/
+	while (i < 56u && (rest & 0xffu) == 0) {
+		/*@ assert low_byte: low_byte_clear(rest); */
+		/*@ assert low_bits: \forall integer j; i <= j < i + 8 ==>
+		  @   !bit64(rest, j - i); */
+		/*@ assert shift_bits: \forall integer j; i <= j < i + 8 ==>
+		  @   (bit64(rest, j - i) <==> bit64(word, j)); */
+		/*@ assert byte: \forall integer j; i <= j < i + 8 ==> !bit64(word, j); */
+		i += 8u;
+		rest >>= 8;
+	}
 	/*@ loop invariant 0 <= i <= 64;
 	  @ loop invariant below_clear: \forall integer j; 0 <= j < i ==>
 	  @   !bit64(word, j);
@@ -516,8 +543,11 @@ static bool hvipi_same_word(bool same, unsigned long a, unsigned long p,
 }
 
 /*
- * The single pass: each word of @mask (and of @present, when given) is
- * read once, in order, through hvipi_read_words(), and folded into @s.
+ * The single pass: each word of @mask is read once, in order, and folded
+ * into @s.  While @present (when given) has agreed with @mask so far, the
+ * two words of an index are read together (hvipi_read_words()); from the
+ * first difference on, or with no @present, mask words alone, the empty
+ * ones passed over in a tight loop.
  */
 /*@ requires \valid(s);
   @ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
@@ -587,73 +617,142 @@ static void hvipi_collect(struct hvipi_set *s, const unsigned long *mask,
 	  @ loop variant nr_cpu_ids - cpu;
 	  @*/
 	while (cpu < nr_cpu_ids) {
-		/* One mask word: CPUs cpu .. end - 1. */
-		uint32_t end = hvipi_word_end(cpu, nr_cpu_ids);
-		struct hvipi_words r = hvipi_read_words(mask, present, cpu / 64u);
+		/* One mask word, m: CPUs cpu .. end - 1. */
+		uint32_t end;
+		unsigned long m;
 
-		/*@ assert word_pre: r.m == ulong_at{Pre}(mask, cpu / 64) &&
-		  @   (present != \null ==> r.p == ulong_at{Pre}(present, cpu / 64)); */
+		if (!s->same) {
+			/*
+			 * The present mask decides nothing more: read mask
+			 * words alone, from word from / 64 on, and pass over
+			 * the empty ones to the first non-empty one or the
+			 * last (each read once, in order, as
+			 * hvipi_read_words() reads).
+			 */
+			/*@ ghost uint32_t from = cpu; */
+
+			/*@ loop invariant from <= cpu < nr_cpu_ids;
+			  @ loop invariant cpu % 64 == 0;
+			  @ loop invariant skipped: \forall integer j;
+			  @   from / 64 <= j < cpu / 64 ==> ulong_at{Pre}(mask, j) == 0;
+			  @ loop invariant read_once: hvipi_words_next <= cpu / 64;
+			  @ loop assigns cpu, m, hvipi_words_next;
+			  @ loop variant nr_cpu_ids - cpu;
+			  @*/
+			for (;;) {
+				m = HVIPI_READ_ONCE(mask[cpu / 64u]);
+				/*@ ghost hvipi_words_next = cpu / 64 + 1; */
+				HVIPI_AFTER_READ_MASK(mask, cpu / 64u, m);
+				if (m != 0 || nr_cpu_ids - cpu <= 64u)
+					break;
+				cpu += 64u;
+			}
+			/*@ assert skip_start: from == 64 * (from / 64); */
+			/*@ assert skip_word: m == ulong_at{Pre}(mask, cpu / 64); */
+			/*@ assert skip_empty: \forall integer c; from <= c < cpu ==>
+			  @   from / 64 <= c / 64 < cpu / 64 &&
+			  @   ulong_at{Pre}(mask, c / 64) == 0; */
+			/*@ assert skip_targets: \forall integer c; from <= c < cpu ==>
+			  @   !target{Pre}(HVIPI_SEND, c); */
+			/*@ assert skip_words: \forall integer v;
+			  @   vp_seen{Pre}(HVIPI_SEND, cpu, v) <==>
+			  @   vp_seen{Pre}(HVIPI_SEND, from, v); */
+			/*@ assert skip_banks: \forall integer k;
+			  @   bank_seen{Pre}(HVIPI_SEND, cpu, k) <==>
+			  @   bank_seen{Pre}(HVIPI_SEND, from, k); */
+			/*@ assert skip_any: (\exists integer c; 0 <= c < cpu &&
+			  @   target{Pre}(HVIPI_SEND, c)) <==>
+			  @   (\exists integer c; 0 <= c < from && target{Pre}(HVIPI_SEND, c)); */
+			/*@ assert skip_unknown: (\exists integer c; 0 <= c < cpu &&
+			  @   target{Pre}(HVIPI_SEND, c) && vp_index[c] == HVIPI_VP_INVAL) <==>
+			  @   (\exists integer c; 0 <= c < from && target{Pre}(HVIPI_SEND, c) &&
+			  @     vp_index[c] == HVIPI_VP_INVAL); */
+			/*@ assert skip_high: (\exists integer c; 0 <= c < cpu &&
+			  @   target{Pre}(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096) <==>
+			  @   (\exists integer c; 0 <= c < from && target{Pre}(HVIPI_SEND, c) &&
+			  @     64 <= vp_index[c] < 4096); */
+			/*@ assert skip_huge: (\exists integer c; 0 <= c < cpu &&
+			  @   target{Pre}(HVIPI_SEND, c) &&
+			  @   4096 <= vp_index[c] < HVIPI_VP_INVAL) <==>
+			  @   (\exists integer c; 0 <= c < from && target{Pre}(HVIPI_SEND, c) &&
+			  @     4096 <= vp_index[c] < HVIPI_VP_INVAL); */
+			/*@ assert skip_same: !(present != \null &&
+			  @   \forall integer c; 0 <= c < cpu ==>
+			  @     (cpu_in{Pre}(mask, c) <==> cpu_in{Pre}(present, c))); */
+			end = hvipi_word_end(cpu, nr_cpu_ids);
+		} else {
+			struct hvipi_words r = hvipi_read_words(mask, present,
+							       cpu / 64u);
+
+			end = hvipi_word_end(cpu, nr_cpu_ids);
+			/*@ assert same_pre: present != \null &&
+			  @   r.m == ulong_at{Pre}(mask, cpu / 64) &&
+			  @   r.p == ulong_at{Pre}(present, cpu / 64); */
+			/*@ assert same_bits_c: \forall integer c; cpu <= c < end ==>
+			  @   (cpu_in{Pre}(mask, c) <==> bit64(r.m, c - cpu)) &&
+			  @   (cpu_in{Pre}(present, c) <==> bit64(r.p, c - cpu)); */
+			/*@ assert same_bits: \forall integer i; 0 <= i < end - cpu ==>
+			  @   (cpu_in{Pre}(mask, cpu + i) <==> bit64(r.m, i)) &&
+			  @   (cpu_in{Pre}(present, cpu + i) <==> bit64(r.p, i)); */
+			/*@ assert same_in:
+			  @   (\forall integer i; 0 <= i < end - cpu ==>
+			  @     (bit64(r.m, i) <==> bit64(r.p, i))) ==>
+			  @   \forall integer c; cpu <= c < end ==>
+			  @     (cpu_in{Pre}(mask, c) <==> cpu_in{Pre}(present, c)); */
+			/*@ assert same_out:
+			  @   (\forall integer c; cpu <= c < end ==>
+			  @     (cpu_in{Pre}(mask, c) <==> cpu_in{Pre}(present, c))) ==>
+			  @   \forall integer i; 0 <= i < end - cpu ==>
+			  @     (bit64(r.m, i) <==> bit64(r.p, i)); */
+			s->same = hvipi_same_word(true, r.m, r.p, end - cpu);
+			m = r.m;
+		}
+
+		/*@ assert word_pre: m == ulong_at{Pre}(mask, cpu / 64); */
 		/*@ assert word_cpus: \forall integer c; cpu <= c < end ==>
 		  @   c / 64 == cpu / 64 && c % 64 == c - cpu; */
+		/*@ assert word_bits: \forall integer c; cpu <= c < end ==>
+		  @   (cpu_in{Pre}(mask, c) <==> bit64(m, c - cpu)); */
 		/*@ assert word_targets: \forall integer c; cpu <= c < end ==>
 		  @   (target{Pre}(HVIPI_SEND, c) <==>
-		  @    word_target(r.m, cpu, end, self, exclude_self, c)); */
+		  @    word_target(m, cpu, end, self, exclude_self, c)); */
 		/*@ assert next: mask_words(end) == cpu / 64 + 1; */
-		/*@ assert word_bits: \forall integer c; cpu <= c < end ==>
-		  @   (cpu_in{Pre}(mask, c) <==> bit64(r.m, c - cpu)) &&
-		  @   (present != \null ==>
-		  @    (cpu_in{Pre}(present, c) <==> bit64(r.p, c - cpu))); */
-		/*@ assert same_in: present != \null ==>
-		  @   (\forall integer i; 0 <= i < end - cpu ==>
-		  @     (bit64(r.m, i) <==> bit64(r.p, i))) ==>
-		  @   \forall integer c; cpu <= c < end ==>
-		  @     (cpu_in{Pre}(mask, c) <==> cpu_in{Pre}(present, c)); */
-		/*@ assert word_bits_i: \forall integer i; 0 <= i < end - cpu ==>
-		  @   (cpu_in{Pre}(mask, cpu + i) <==> bit64(r.m, i)) &&
-		  @   (present != \null ==>
-		  @    (cpu_in{Pre}(present, cpu + i) <==> bit64(r.p, i))); */
-		/*@ assert same_out: present != \null ==>
-		  @   (\forall integer c; cpu <= c < end ==>
-		  @     (cpu_in{Pre}(mask, c) <==> cpu_in{Pre}(present, c))) ==>
-		  @   \forall integer i; 0 <= i < end - cpu ==>
-		  @     (bit64(r.m, i) <==> bit64(r.p, i)); */
 		/*@ assert any_step: (\exists integer c; 0 <= c < end &&
 		  @   target{Pre}(HVIPI_SEND, c)) <==>
 		  @   ((\exists integer c; 0 <= c < cpu && target{Pre}(HVIPI_SEND, c)) ||
 		  @    \exists integer c;
-		  @      word_target(r.m, cpu, end, self, exclude_self, c)); */
+		  @      word_target(m, cpu, end, self, exclude_self, c)); */
 		/*@ assert unknown_step: (\exists integer c; 0 <= c < end &&
 		  @   target{Pre}(HVIPI_SEND, c) && vp_index[c] == HVIPI_VP_INVAL) <==>
 		  @   ((\exists integer c; 0 <= c < cpu && target{Pre}(HVIPI_SEND, c) &&
 		  @     vp_index[c] == HVIPI_VP_INVAL) ||
 		  @    \exists integer c;
-		  @      word_target(r.m, cpu, end, self, exclude_self, c) &&
+		  @      word_target(m, cpu, end, self, exclude_self, c) &&
 		  @      vp_index[c] == HVIPI_VP_INVAL); */
 		/*@ assert high_step: (\exists integer c; 0 <= c < end &&
 		  @   target{Pre}(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096) <==>
 		  @   ((\exists integer c; 0 <= c < cpu && target{Pre}(HVIPI_SEND, c) &&
 		  @     64 <= vp_index[c] < 4096) ||
 		  @    \exists integer c;
-		  @      word_target(r.m, cpu, end, self, exclude_self, c) &&
+		  @      word_target(m, cpu, end, self, exclude_self, c) &&
 		  @      64 <= vp_index[c] < 4096); */
 		/*@ assert huge_step: (\exists integer c; 0 <= c < end &&
 		  @   target{Pre}(HVIPI_SEND, c) && 4096 <= vp_index[c] < HVIPI_VP_INVAL) <==>
 		  @   ((\exists integer c; 0 <= c < cpu && target{Pre}(HVIPI_SEND, c) &&
 		  @     4096 <= vp_index[c] < HVIPI_VP_INVAL) ||
 		  @    \exists integer c;
-		  @      word_target(r.m, cpu, end, self, exclude_self, c) &&
+		  @      word_target(m, cpu, end, self, exclude_self, c) &&
 		  @      4096 <= vp_index[c] < HVIPI_VP_INVAL); */
 		/*@ assert banks_step: \forall integer k;
 		  @   bank_seen{Pre}(HVIPI_SEND, end, k) <==>
 		  @   (bank_seen{Pre}(HVIPI_SEND, cpu, k) ||
-		  @    word_bank(r.m, cpu, end, vp_index, self, exclude_self, k)); */
+		  @    word_bank(m, cpu, end, vp_index, self, exclude_self, k)); */
 		/*@ assert words_step: \forall integer v;
 		  @   vp_seen{Pre}(HVIPI_SEND, end, v) <==>
 		  @   (vp_seen{Pre}(HVIPI_SEND, cpu, v) ||
-		  @    word_vp(r.m, cpu, end, vp_index, self, exclude_self, v)); */
-		s->same = hvipi_same_word(s->same, r.m, r.p, end - cpu);
-		if (r.m != 0)
-			hvipi_collect_word(s, r.m, cpu, end, vp_index, vp_ident,
+		  @    word_vp(m, cpu, end, vp_index, self, exclude_self, v)); */
+		if (m != 0)
+			hvipi_collect_word(s, m, cpu, end, vp_index, vp_ident,
 					   self, exclude_self);
 		else {
 			/*@ assert empty_word: \forall integer c; cpu <= c < end ==>

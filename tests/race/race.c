@@ -5,8 +5,10 @@
  * The kernel's masks (cpu_online_mask and co.) may change while a send
  * runs.  The core is built with -DHVIPI_RACE_HOOK: it calls
  * hvipi_race_hook() once per mask word w it reads, right after reading
- * mask[w] (value m) and present[w] (value p, 0 without a present mask).
- * The hook defined here
+ * mask[w] (value m) and present[w] (value p, 0 without a present mask),
+ * and hvipi_race_hook_mask() when it reads mask[w] alone (once the
+ * present mask decides nothing more; present[w] then keeps its value at
+ * entry in the snapshot).  The hooks defined here
  *  - checks the read: w < mask_words(nr), never read before in this call,
  *    above every word read before, m and p the words in memory, the
  *    pointers the ones the case passed;
@@ -58,6 +60,8 @@
 /* Defined here, called by the core built with -DHVIPI_RACE_HOOK. */
 void hvipi_race_hook(const unsigned long *mask, const unsigned long *present,
 		     uint32_t w, unsigned long m, unsigned long p);
+void hvipi_race_hook_mask(const unsigned long *mask, uint32_t w,
+			  unsigned long m);
 
 #define NR_MAX		8192u
 #define WORDS_MAX	HVIPI_MASK_WORDS(NR_MAX)
@@ -74,8 +78,10 @@ static struct {
 	const uint32_t *vp;
 	uint32_t rate;			/* flip chance per read, of 1024 */
 	uint32_t calls;			/* hook calls this case */
+	uint32_t mask_alone;		/* of which mask word alone */
 	int32_t last_w;			/* highest word read so far, -1 */
 	uint8_t reads[WORDS_MAX];	/* reads of each word */
+	bool present_read[WORDS_MAX];	/* its present word read with it */
 	unsigned long snap_mask[WORDS_MAX], snap_present[WORDS_MAX];
 	bool changed_ahead;		/* a word changed before the core read it */
 	bool changed_behind;		/* a word changed after the core read it */
@@ -173,16 +179,18 @@ static void race_flip(uint32_t w)
 	}
 }
 
-void hvipi_race_hook(const unsigned long *mask, const unsigned long *present,
-		     uint32_t w, unsigned long m, unsigned long p)
+/*
+ * One read of mask word w (and of present word w when with_present):
+ * the checks and the snapshot of hvipi_race_hook() and
+ * hvipi_race_hook_mask().  A present word read without a present mask
+ * is p == 0.
+ */
+static void race_read(const unsigned long *present, uint32_t w,
+		      unsigned long m, unsigned long p, bool with_present)
 {
-	if (!rc.armed)
-		return;
-	rc.calls++;
-	if (mask != rc.mask || present != rc.present) {
-		rc_violation("hook: masks other than the caller's (word %u)", w, 0);
-		return;
-	}
+	const unsigned long *mask = rc.mask;
+
+
 	if (w >= rc.words) {
 		rc_violation("hook: word %u read, beyond mask_words(nr) = %u",
 			     w, rc.words);
@@ -194,18 +202,52 @@ void hvipi_race_hook(const unsigned long *mask, const unsigned long *present,
 	else if ((int32_t)w <= rc.last_w)
 		rc_violation("hook: word %u read after word %u (not increasing)",
 			     w, (uint32_t)rc.last_w);
-	if (m != mask[w] || p != (present ? present[w] : 0ul))
+	if (m != mask[w] ||
+	    (with_present && p != (present ? present[w] : 0ul)))
 		rc_violation("hook: word %u: the values passed are not the words in memory",
 			     w, 0);
 	if (!rc.reads[w]) {
 		rc.snap_mask[w] = m;
 		rc.snap_present[w] = p;
+		rc.present_read[w] = with_present;
 	}
 	if (rc.reads[w] < 255u)
 		rc.reads[w]++;
 	if ((int32_t)w > rc.last_w)
 		rc.last_w = (int32_t)w;
 	race_flip(w);
+}
+
+void hvipi_race_hook(const unsigned long *mask, const unsigned long *present,
+		     uint32_t w, unsigned long m, unsigned long p)
+{
+	if (!rc.armed)
+		return;
+	rc.calls++;
+	if (mask != rc.mask || present != rc.present) {
+		rc_violation("hook: masks other than the caller's (word %u)", w, 0);
+		return;
+	}
+	race_read(present, w, m, p, true);
+}
+
+/*
+ * Mask word w read alone (hvipi_collect()'s pass over empty words: the
+ * present mask no longer decides anything, so present word w is not read,
+ * and the snapshot keeps its value at entry).
+ */
+void hvipi_race_hook_mask(const unsigned long *mask, uint32_t w,
+			  unsigned long m)
+{
+	if (!rc.armed)
+		return;
+	rc.calls++;
+	if (mask != rc.mask) {
+		rc_violation("hook: a mask other than the caller's (word %u)", w, 0);
+		return;
+	}
+	rc.mask_alone++;
+	race_read(rc.present, w, m, 0, false);
 }
 
 /* ---- case generation ---- */
@@ -397,7 +439,7 @@ static bool check_oracle(const struct rcase *c, const struct hvipi_plan *p,
 
 struct totals {
 	uint64_t cases, failures, kind[6], reason[7];
-	uint64_t hook_calls, flipped, ahead, behind, both, unread;
+	uint64_t hook_calls, mask_alone, flipped, ahead, behind, both, unread;
 	uint64_t fail_hook, fail_mem, fail_ident, fail_oracle, fail_ck;
 };
 
@@ -482,6 +524,7 @@ static bool run_case(uint64_t seed, uint64_t index, struct totals *t,
 	rc.rate = r < 15 ? 0 : r < 40 ? 1024u : r < 70 ? 1u + gen_below(256) :
 		  1u + gen_below(2048u / words + 1u);
 	rc.calls = 0;
+	rc.mask_alone = 0;
 	rc.last_w = -1;
 	rc.changed_ahead = rc.changed_behind = false;
 	rc.bits_changed = 0;
@@ -493,6 +536,7 @@ static bool run_case(uint64_t seed, uint64_t index, struct totals *t,
 
 	t->cases++;
 	t->hook_calls += rc.calls;
+	t->mask_alone += rc.mask_alone;
 	if (plan->kind < 6)
 		t->kind[plan->kind]++;
 	if (plan->reason < 7)
@@ -517,7 +561,8 @@ static bool run_case(uint64_t seed, uint64_t index, struct totals *t,
 	for (i = 0; i < words; i++) {
 		sm[i] = rc.reads[i] ? rc.snap_mask[i] : m0[i];
 		if (sp)
-			sp[i] = rc.reads[i] ? rc.snap_present[i] : p0[i];
+			sp[i] = rc.reads[i] && rc.present_read[i] ?
+				rc.snap_present[i] : p0[i];
 	}
 	for (i = 0; i < words && rc.reads[i]; i++)
 		;
@@ -624,10 +669,10 @@ int main(int argc, char **argv)
 	printf("race: fallback reasons: NOT_RECOMMENDED=%" PRIu64 " BAD_VECTOR=%" PRIu64 " VP_UNKNOWN=%" PRIu64 " EX_NOT_RECOMMENDED=%" PRIu64 " VP_TOO_BIG=%" PRIu64 " NO_PAGE=%" PRIu64 "\n",
 	       t.reason[1], t.reason[2], t.reason[3], t.reason[4], t.reason[5],
 	       t.reason[6]);
-	printf("race: hook calls %" PRIu64 "; cases with a bit flipped during the call %" PRIu64
+	printf("race: hook calls %" PRIu64 " (mask word alone %" PRIu64 "); cases with a bit flipped during the call %" PRIu64
 	       " (a word changed before the core read it: %" PRIu64 ", after: %" PRIu64 ", both: %" PRIu64 ")"
 	       "; cases with a word never read %" PRIu64 "\n",
-	       t.hook_calls, t.flipped, t.ahead, t.behind, t.both, t.unread);
+	       t.hook_calls, t.mask_alone, t.flipped, t.ahead, t.behind, t.both, t.unread);
 	printf("race: failed checks: hook %" PRIu64 ", memory %" PRIu64 ", identity %" PRIu64 ", oracle/receiver %" PRIu64 ", ck_run %" PRIu64 "\n",
 	       t.fail_hook, t.fail_mem, t.fail_ident, t.fail_oracle, t.fail_ck);
 	printf("race: seed %#" PRIx64 ", %" PRIu64 " cases, %" PRIu64 " failed, %.1f s\n",

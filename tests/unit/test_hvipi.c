@@ -1041,6 +1041,109 @@ static void test_word_paths(void **state)
 }
 
 /*
+ * The single pass reads the present word of an index with its mask word
+ * only while the two masks have agreed; from the first difference on it
+ * reads mask words alone and passes over the empty ones
+ * (hvipi_collect()'s pass over empty words).  Each case is planned with the identity prefix
+ * and without it (wrun()'s check), with the present mask wpres.
+ */
+static unsigned long wpres[WNR / 64];
+
+static void prun(uint32_t nr, const unsigned long *present)
+{
+	static uint64_t first[(4096 + GUARD) / 8];
+	struct hvipi_plan a;
+	uint32_t ident = hvipi_vp_ident(wtab, nr);
+
+	memset(pagebuf, FILL, sizeof(pagebuf));
+	hvipi_plan_mask(&plan, wmask, present, nr, wtab, ident, 0, false, 0x40,
+			ALLHINTS, pagebuf, 4096);
+	a = plan;
+	memcpy(first, pagebuf, sizeof(first));
+	memset(pagebuf, FILL, sizeof(pagebuf));
+	hvipi_plan_mask(&plan, wmask, present, nr, wtab, 0, 0, false, 0x40,
+			ALLHINTS, pagebuf, 4096);
+	assert_memory_equal(&a, &plan, sizeof(a));
+	assert_memory_equal(first, pagebuf, sizeof(first));
+}
+
+static void test_present_then_mask_alone(void **state)
+{
+	const uint64_t all = ~0ull;
+	uint64_t w[4];
+	uint32_t k;
+
+	(void)state;
+	/* Equal on words 0 .. 9, then word 10 differs; targets beyond many
+	 * empty words (40 and the last, 63) are still found. */
+	wreset(640);
+	memcpy(wpres, wmask, sizeof(wpres));
+	wmask[10] = 0x5;
+	wmask[40] = 1ull << 63;
+	wmask[63] = 1ull << 62;
+	prun(4096, wpres);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_SPARSE);
+	assert_true(plan.valid_bank_mask ==
+		    (0x3ffull | 1ull << 10 | 1ull << 40 | 1ull << 63));
+	assert_int_equal(plan.banks, 13);
+	for (k = 0; k < 10; k++)
+		assert_true(pagebuf[3 + k] == all);
+	assert_true(pagebuf[13] == 0x5 && pagebuf[14] == 1ull << 63 &&
+		    pagebuf[15] == 1ull << 62);
+
+	/* Without a present mask the same targets, read as mask words only. */
+	prun(4096, NULL);
+	assert_true(plan.valid_bank_mask ==
+		    (0x3ffull | 1ull << 10 | 1ull << 40 | 1ull << 63));
+
+	/* Equal everywhere: the "all" format. */
+	wreset(4096);
+	memcpy(wpres, wmask, sizeof(wpres));
+	prun(4096, wpres);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_ALL);
+
+	/* The first word differs (one CPU more present): every later word is
+	 * read as a mask word alone, and the set is the whole mask. */
+	wreset(4096);
+	memcpy(wpres, wmask, sizeof(wpres));
+	wmask[0] &= ~(1ull << 7);
+	prun(4096, wpres);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_SPARSE);
+	assert_true(plan.valid_bank_mask == all && plan.banks == 64);
+	assert_true(pagebuf[3] == (all & ~(1ull << 7)) && pagebuf[3 + 63] == all);
+
+	/* Only the last, partial word differs (nr 200; CPU 199 present, not a
+	 * target): not "all"; present bits beyond nr_cpu_ids do not count. */
+	wreset(199);
+	memcpy(wpres, wmask, sizeof(wpres));
+	wpres[3] |= 1ull << 7;			/* CPU 199 */
+	prun(200, wpres);
+	w[0] = w[1] = w[2] = all;
+	w[3] = (1ull << 7) - 1;
+	assert_sparse(0xf, 4, w);
+	wpres[3] &= ~(1ull << 7);
+	wpres[3] |= 1ull << 9;			/* CPU 201: beyond nr */
+	prun(200, wpres);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_ALL);
+
+	/* An empty mask after a difference: no target at all. */
+	wreset(0);
+	memset(wpres, 0, sizeof(wpres));
+	wpres[0] = 1;
+	prun(4096, wpres);
+	assert_int_equal(plan.kind, HVIPI_PLAN_NONE);
+	prun(4096, NULL);
+	assert_int_equal(plan.kind, HVIPI_PLAN_NONE);
+
+	/* Only the last CPU of a mask of 4160 (no present mask): found after
+	 * 64 empty words, and it is VP 4159, beyond any sparse set. */
+	wreset(0);
+	wmask[WNR / 64 - 1] = 1ull << 63;
+	prun(WNR, NULL);
+	assert_fb(HVIPI_FB_VP_TOO_BIG);
+}
+
+/*
  * ---- GVA list (hvipi_gva_list) ----
  * Entries as TLFS HV_GVA_RANGE: page number in bits 63:12, additional
  * pages in bits 11:0.  Worked examples of spec/FLUSH_RULES.md section 3,
@@ -1628,6 +1731,7 @@ int main(void)
 		cmocka_unit_test(test_page_guard_all_kinds),
 		cmocka_unit_test(test_plan_one_matches_mask),
 		cmocka_unit_test(test_word_paths),
+		cmocka_unit_test(test_present_then_mask_alone),
 		cmocka_unit_test(test_gva_examples),
 		cmocka_unit_test(test_gva_empty),
 		cmocka_unit_test(test_gva_capacity),
