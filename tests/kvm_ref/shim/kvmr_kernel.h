@@ -319,6 +319,16 @@ static inline ktime_t ktime_add_safe(ktime_t a, ktime_t b)
 	return a + b;
 }
 
+/*
+ * 6.1.176's stimer_start() (bookworm main) adds its delay with this;
+ * 6.1.192's with ktime_add_safe().  No timer starts here.  Added as u64,
+ * so that a huge delay wraps instead of being undefined.
+ */
+static inline ktime_t ktime_add_ns(ktime_t t, u64 ns)
+{
+	return (ktime_t)((u64)t + ns);
+}
+
 KVMR_STUB(u64, rdtsc, 0, void)
 
 struct task_struct;
