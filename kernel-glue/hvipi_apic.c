@@ -196,9 +196,12 @@ static __always_inline bool hvipi_try(const struct hvipi_ctx *ctx, bool one,
 	 * and the interrupted send would then issue a hypercall carrying the
 	 * NMI's vector and VP set: its own IPI would be lost.  So in NMI the
 	 * core gets no page (NULL, size 0) and plans FAST or FALLBACK/NO_PAGE
-	 * (the native op) and no XMM hint (so never EX_XMM).  No fetch is
-	 * counted.  A vector the core cannot send gets neither either: the
-	 * core plans BAD_VECTOR (or NONE, NOT_RECOMMENDED) before it looks at
+	 * (the original op) and no XMM hint (so never EX_XMM).  No fetch is
+	 * counted.  The original op may write a page of its own (Linux's
+	 * hv_send_ipi*() write hyperv_pcpu_input_arg), never this one: the
+	 * live context's pages are the module's (hvipi_ctx_fill()).  A
+	 * vector the core cannot send gets neither either: the core plans
+	 * BAD_VECTOR (or NONE, NOT_RECOMMENDED) before it looks at
 	 * the page or the XMM hint.
 	 */
 	hints = ctx->hints;

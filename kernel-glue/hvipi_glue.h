@@ -29,7 +29,11 @@ struct hvipi_ops {
 
 struct hvipi_ctx {
 	void *hcall_pg;			/* call target; NULL: always fall back */
-	void * __percpu *input_arg;	/* per-CPU input page, or NULL */
+	/*
+	 * per-CPU input page, or NULL; only the glue's: never a page the
+	 * original ops write (hvipi_ctx_fill(), hvipi_switch.c)
+	 */
+	void * __percpu *input_arg;
 	const u32 *vp_index;		/* nr_cpu_ids entries */
 	u32 vp_ident;			/* hvipi_vp_ident(vp_index): CPUs below
 					 * it are their own VPs (0: none) */

@@ -99,27 +99,27 @@ static int __init hvipi_init(void)
 static int hvipi_switch(void)
 {
 	const char *why = hvipi_static_call_blocker();
+	struct hvipi_hv hv = {
+		.hcall_pg = hv_hypercall_pg,
+		.vp_index = hv_vp_index,
+		.linux_input = hyperv_pcpu_input_arg,
+		/* present_partition: cpu_present_mask only if the partition */
+		.present = hvipi_live_present(),
+		.hints = hvipi_hv_hints(),
+	};
+	int err;
 
 	if (why) {
 		pr_warn("not switching the APIC IPI ops: %s\n", why);
 		return -EOPNOTSUPP;
 	}
-	hvipi_live.hcall_pg = hv_hypercall_pg;
-	hvipi_live.input_arg = hyperv_pcpu_input_arg;
-	hvipi_live.vp_index = hv_vp_index;
-	/*
-	 * The identity prefix, once: an hv_vp_index entry only changes from
-	 * VP_INVAL to its CPU's VP (hv_cpu_init), so CPUs found to be their
-	 * own VPs stay so; CPUs that come up later are read CPU by CPU.
-	 */
-	hvipi_live.vp_ident = hvipi_vp_ident(hv_vp_index, nr_cpu_ids);
-	/* present_partition: cpu_present_mask only if it is the partition */
-	hvipi_live.present = hvipi_live_present();
-	hvipi_live.hints = hvipi_hv_hints();
-	hvipi_live.page_size = HV_HYP_PAGE_SIZE;
-	hvipi_live.xmm = xmm;
 	hvipi_read_ops(&hvipi_saved);
-	hvipi_live.orig = hvipi_saved;
+	/* the saved ops write Linux's input pages: the glue gets its own */
+	err = hvipi_ctx_fill(&hvipi_live, &hv, &hvipi_saved, xmm);
+	if (err) {
+		pr_warn("not switching the APIC IPI ops: no memory for the input pages\n");
+		return err;
+	}
 	/* hvipi_live must be complete before any CPU can call an op. */
 	smp_wmb();
 	hvipi_write_ops(&hvipi_apic_ops);
@@ -140,6 +140,8 @@ static void __exit hvipi_exit(void)
 	 * CPU has gone through a quiescent state nobody runs our ops.
 	 */
 	synchronize_rcu();
+	/* nobody sends through hvipi_live now: its input pages can go */
+	hvipi_ctx_free_pages(&hvipi_live);
 	pr_info("APIC IPI ops restored\n");
 }
 

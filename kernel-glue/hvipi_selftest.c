@@ -57,6 +57,7 @@ static const struct hvipi_test hvipi_tests[] = {
 	{ "xmm_fast_needs_no_page", test_xmm_needs_no_page },
 	{ "tracepoint_fields", test_tracepoint_fields },
 	{ "nmi_nested_send_keeps_outer_page", test_nmi_nested_send_keeps_outer_page },
+	{ "nmi_fallback_keeps_outer_page", test_nmi_fallback_keeps_outer_page },
 	{ "unknown_plan_kind_fails_closed", test_unknown_plan_kind_fails_closed },
 	{ "vp_injective_checker", test_vp_injective_checker },
 	{ "madt_processor_count_fake_tables", test_madt_count_fake_tables },

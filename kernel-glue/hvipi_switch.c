@@ -3,13 +3,17 @@
  * hvipi_switch.c - what the module needs to decide on and do the APIC
  * switch: may struct apic be written, does the VP table satisfy
  * vp_injective, is the present mask the partition (present_partition),
- * the hints, and reading/writing the six ops.  Used by hvipi_main.c and,
+ * the hints, the live context with input pages of its own, and
+ * reading/writing the six ops.  Used by hvipi_main.c and,
  * through hvipi_switch.h, by the live tests and the test hypervisor.
  */
 #define pr_fmt(fmt) "hvipi: " fmt
 
 #include <linux/cpumask.h>
+#include <linux/gfp.h>
+#include <linux/percpu.h>
 #include <linux/pgtable.h>
+#include <linux/string.h>
 #include <linux/version.h>
 #include <asm/apic.h>
 #include <asm/hypervisor.h>
@@ -132,8 +136,9 @@ const char *hvipi_switch_blocker(void)
 		return "no hypercall page";
 	if (!hv_vp_index)
 		return "no VP index table";
+	/* Linux's ops, the fallback, need them (the glue has its own) */
 	if (!hyperv_pcpu_input_arg)
-		return "no per-CPU input pages";
+		return "no per-CPU input pages (hyperv_pcpu_input_arg)";
 	/*
 	 * hv_vp_index is allocated with num_possible_cpus() entries but is
 	 * indexed by CPU id; the core reads it up to nr_cpu_ids (facts 5.8).
@@ -168,6 +173,75 @@ void hvipi_write_ops(const struct hvipi_ops *ops)
 	WRITE_ONCE(apic->send_IPI_allbutself, ops->send_IPI_allbutself);
 	WRITE_ONCE(apic->send_IPI_all, ops->send_IPI_all);
 	WRITE_ONCE(apic->send_IPI_self, ops->send_IPI_self);
+}
+
+/* Free @pages (alloc_percpu() of page pointers, some possibly NULL). */
+static void hvipi_pages_free(void * __percpu *pages)
+{
+	int cpu;
+
+	if (!pages)
+		return;
+	for_each_possible_cpu(cpu)
+		free_page((unsigned long)*per_cpu_ptr(pages, cpu));
+	free_percpu(pages);
+}
+
+/*
+ * The live context's input pages are the module's own, never Linux's
+ * hyperv_pcpu_input_arg.  A send from NMI context plans without a page and
+ * may fall back to the original op, which on Hyper-V is Linux's
+ * hv_send_ipi*(): for a VP >= 64 it writes its Ex input into
+ * hyperv_pcpu_input_arg.  Were that the glue's page too, an NMI hitting a
+ * send between the core's page write and the hypercall would overwrite
+ * the interrupted send's input, and its IPI would be lost (issue 14, by
+ * way of the fallback).  Whole pages from the page allocator: page-aligned
+ * (a hypercall input must not cross a page) and in the linear map, so
+ * virt_to_phys() gives their GPA.  All possible CPUs get theirs now, so
+ * CPU hotplug needs nothing.
+ */
+int hvipi_ctx_fill(struct hvipi_ctx *ctx, const struct hvipi_hv *hv,
+		   const struct hvipi_ops *orig, bool xmm)
+{
+	void * __percpu *pages;
+	int cpu;
+
+	BUILD_BUG_ON(HV_HYP_PAGE_SIZE > PAGE_SIZE);
+	pages = alloc_percpu(void *);
+	if (!pages)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		void *pg = (void *)__get_free_page(GFP_KERNEL | __GFP_ZERO);
+
+		if (!pg) {
+			hvipi_pages_free(pages);
+			return -ENOMEM;
+		}
+		*per_cpu_ptr(pages, cpu) = pg;
+	}
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->hcall_pg = hv->hcall_pg;
+	ctx->input_arg = pages;
+	ctx->vp_index = hv->vp_index;
+	/*
+	 * The identity prefix, once: an hv_vp_index entry only changes from
+	 * VP_INVAL to its CPU's VP (hv_cpu_init), so CPUs found to be their
+	 * own VPs stay so; CPUs that come up later are read CPU by CPU.
+	 */
+	ctx->vp_ident = hvipi_vp_ident(hv->vp_index, nr_cpu_ids);
+	ctx->present = hv->present;
+	ctx->hints = hv->hints;
+	ctx->page_size = HV_HYP_PAGE_SIZE;
+	ctx->xmm = xmm;
+	ctx->orig = *orig;
+	return 0;
+}
+
+void hvipi_ctx_free_pages(struct hvipi_ctx *ctx)
+{
+	hvipi_pages_free(ctx->input_arg);
+	ctx->input_arg = NULL;
 }
 
 u32 hvipi_hv_hints(void)

@@ -30,4 +30,30 @@ u32 hvipi_hv_hints(void);
 void hvipi_read_ops(struct hvipi_ops *ops);
 void hvipi_write_ops(const struct hvipi_ops *ops);
 
+/*
+ * What Linux's Hyper-V code has set up, from which the live context is
+ * made: the switch passes Linux's globals, the self-test fakes.
+ */
+struct hvipi_hv {
+	void *hcall_pg;			/* hv_hypercall_pg */
+	const u32 *vp_index;		/* hv_vp_index */
+	/*
+	 * hyperv_pcpu_input_arg: Linux's per-CPU input pages, which its
+	 * hv_send_ipi*() ops, the module's fallback, write (from NMI context
+	 * too).  hvipi_ctx_fill() never hands them to the glue.
+	 */
+	void * __percpu *linux_input;
+	const struct cpumask *present;	/* hvipi_live_present() */
+	u32 hints;			/* hvipi_hv_hints() */
+};
+
+/*
+ * Fill @ctx to send on @hv, falling back to @orig: with input pages of the
+ * module's own, one per possible CPU (0 or -ENOMEM).  Free them with
+ * hvipi_ctx_free_pages() once no CPU can be running an op on @ctx.
+ */
+int hvipi_ctx_fill(struct hvipi_ctx *ctx, const struct hvipi_hv *hv,
+		   const struct hvipi_ops *orig, bool xmm);
+void hvipi_ctx_free_pages(struct hvipi_ctx *ctx);
+
 #endif /* HVIPI_SWITCH_H */

@@ -129,6 +129,8 @@ void hvipi_call_op(const struct hvipi_case *c);
 void hvipi_set_ctx(struct hvipi_ctx *ctx, const struct hvipi_case *c);
 /* Run one case through the glue and check it; returns the expected kind. */
 u32 hvipi_run_case(const struct hvipi_case *c);
+/* The same on a context of the caller's, which must send as @c says. */
+u32 hvipi_run_case_on(const struct hvipi_ctx *ctx, const struct hvipi_case *c);
 
 int hvipi_test_setup(void);
 void hvipi_test_teardown(bool probe);
@@ -166,6 +168,7 @@ void test_status_high_bits_are_success(void);
 void test_allbutself_only_self_is_noop(void);
 void test_tracepoint_fields(void);
 void test_nmi_nested_send_keeps_outer_page(void);
+void test_nmi_fallback_keeps_outer_page(void);
 
 /* hvipi_test_xmm.c: XMM-fast Ex */
 void test_xmm_over_11_banks_uses_memory(void);

@@ -353,6 +353,17 @@ void hvipi_set_ctx(struct hvipi_ctx *ctx, const struct hvipi_case *c)
 /* Run one case through the glue; returns the expected plan kind. */
 u32 hvipi_run_case(const struct hvipi_case *c)
 {
+	hvipi_set_ctx(&hvipi_st.ctx, c);
+	return hvipi_run_case_on(&hvipi_st.ctx, c);
+}
+
+/*
+ * Run one case through the glue on @ctx, a context that sends as @c says
+ * (hvipi_set_ctx()'s, or one made like it); the receiver reads the page of
+ * @ctx's input pages that the sending CPU was handed.
+ */
+u32 hvipi_run_case_on(const struct hvipi_ctx *ctx, const struct hvipi_case *c)
+{
 	struct hvipi_expect e;
 	unsigned long fetches;
 	bool exclude_self = false, present_ok = false, hcall, want_orig;
@@ -361,7 +372,6 @@ u32 hvipi_run_case(const struct hvipi_case *c)
 	int self;
 	u64 *page;
 
-	hvipi_set_ctx(&hvipi_st.ctx, c);
 	hvipi_fake_reset(c->status);
 	memset(hvipi_orig_calls, 0, sizeof(hvipi_orig_calls));
 	hvipi_orig_vector = -1;
@@ -369,7 +379,7 @@ u32 hvipi_run_case(const struct hvipi_case *c)
 	memset(&hvipi_seen, 0, sizeof(hvipi_seen));
 
 	self = get_cpu();
-	page = *per_cpu_ptr(hvipi_st.pages, self);
+	page = ctx->input_arg ? *per_cpu_ptr(ctx->input_arg, self) : NULL;
 	cpumask_clear(hvipi_st.tgt);
 	switch (c->op) {
 	case OP_ONE:
@@ -401,7 +411,7 @@ u32 hvipi_run_case(const struct hvipi_case *c)
 	hvipi_model(c, present_ok, exclude_self, &e);
 
 	fetches = hvipi_fetches();
-	hvipi_call_op(c);
+	hvipi_call_op_on(ctx, c);
 	fetches = hvipi_fetches() - fetches;
 	put_cpu();
 

@@ -3,7 +3,9 @@
  * hvipi_test_select.c - self-test: plan selection and fallback.  Every op
  * on every VP table, mask, hint set, XMM setting and status against the
  * model; each fallback reason by name; failing statuses reach the original
- * op; an NMI-context send never touches the input page (issue 14).
+ * op; an NMI-context send never touches the input page (issue 14), and
+ * its fallback to ops that write Linux's input page leaves the glue's
+ * alone.
  */
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
@@ -19,6 +21,7 @@
 #include <linux/stddef.h>
 
 #include "hvipi_glue.h"
+#include "hvipi_switch.h"
 #include "hvipi_test.h"
 
 
@@ -588,4 +591,230 @@ void test_nmi_nested_send_keeps_outer_page(void)
 	      nest.r.ran, nest.r.page_same, nest.r.fetches, lost);
 	pr_info("    # %u nested cases; control without NMI handling: outer IPI %s\n",
 		ncase, lost ? "lost (as expected)" : "NOT lost");
+}
+
+/* ---- an NMI-context fallback to ops that write Linux's input page ---- */
+
+/*
+ * Stand-ins for the ops the module falls back to on Hyper-V, Linux's
+ * hv_send_ipi*() (arch/x86/hyperv/hv_apic.c): for a target VP >= 64 they
+ * write an Ex input (vector, sparse format, valid-bank mask, banks) into
+ * Linux's per-CPU input page before their hypercall.  These write such an
+ * input for their targets into this CPU's page of lnx.pages and count
+ * like the harness's fakes; they make no hypercall.
+ */
+static struct {
+	void * __percpu *pages;		/* "Linux's" per-CPU input pages */
+	const u32 *vp;			/* the VP table they read */
+	unsigned int writes;		/* inputs they wrote */
+} lnx;
+
+static bool lnx_target(unsigned int cpu, bool exclude_self, u32 *vp)
+{
+	*vp = lnx.vp[cpu];
+	return *vp < HVIPI_VP_LIMIT &&
+	       !(exclude_self && cpu == smp_processor_id());
+}
+
+static void lnx_write_input(const struct cpumask *mask, bool exclude_self,
+			    int vector)
+{
+	u64 *in = *this_cpu_ptr(lnx.pages);
+	unsigned int cpu;
+	u64 valid = 0;
+	u32 vp;
+
+	for_each_cpu(cpu, mask)
+		if (lnx_target(cpu, exclude_self, &vp))
+			valid |= BIT_ULL(vp / 64u);
+	in[0] = (u32)vector;		/* vector, reserved 0 */
+	in[1] = 0;			/* format: sparse */
+	in[2] = valid;			/* valid_bank_mask */
+	memset(&in[3], 0, hweight64(valid) * sizeof(u64));
+	for_each_cpu(cpu, mask)
+		if (lnx_target(cpu, exclude_self, &vp))
+			in[3 + hweight64(valid & (BIT_ULL(vp / 64u) - 1))] |=
+				BIT_ULL(vp % 64u);
+	lnx.writes++;
+}
+
+static void lnx_send_IPI(int cpu, int vector)
+{
+	lnx_write_input(cpumask_of(cpu), false, vector);
+	hvipi_orig_calls[OP_ONE]++;
+	hvipi_orig_cpu = cpu;
+	hvipi_orig_vector = vector;
+}
+
+static void lnx_send_IPI_mask(const struct cpumask *mask, int vector)
+{
+	lnx_write_input(mask, false, vector);
+	hvipi_orig_calls[OP_MASK]++;
+	hvipi_orig_vector = vector;
+}
+
+static void lnx_send_IPI_mask_allbutself(const struct cpumask *mask,
+					 int vector)
+{
+	lnx_write_input(mask, true, vector);
+	hvipi_orig_calls[OP_MASK_ABS]++;
+	hvipi_orig_vector = vector;
+}
+
+static void lnx_send_IPI_allbutself(int vector)
+{
+	lnx_write_input(cpu_online_mask, true, vector);
+	hvipi_orig_calls[OP_ABS]++;
+	hvipi_orig_vector = vector;
+}
+
+static void lnx_send_IPI_all(int vector)
+{
+	lnx_write_input(cpu_online_mask, false, vector);
+	hvipi_orig_calls[OP_ALL]++;
+	hvipi_orig_vector = vector;
+}
+
+static void lnx_send_IPI_self(int vector)
+{
+	lnx_write_input(cpumask_of(smp_processor_id()), false, vector);
+	hvipi_orig_calls[OP_SELF]++;
+	hvipi_orig_vector = vector;
+}
+
+static const struct hvipi_ops lnx_ops = {
+	.send_IPI			= lnx_send_IPI,
+	.send_IPI_mask			= lnx_send_IPI_mask,
+	.send_IPI_mask_allbutself	= lnx_send_IPI_mask_allbutself,
+	.send_IPI_allbutself		= lnx_send_IPI_allbutself,
+	.send_IPI_all			= lnx_send_IPI_all,
+	.send_IPI_self			= lnx_send_IPI_self,
+};
+
+/* The nested send (nest.c) on @ctx as NMI context; the hook records it. */
+static void hvipi_nest_on(const struct hvipi_ctx *ctx, int op)
+{
+	memset(&nest.c, 0, sizeof(nest.c));
+	nest.c.op = op;
+	nest.c.cpu = 0;
+	nest.c.vector = 0xf6;		/* IRQ_WORK_VECTOR */
+	nest.c.vp = ctx->vp_index;
+	nest.c.hints = ctx->hints;
+	nest.ctx = *ctx;
+	nest.ctx.test_force_nmi = true;
+	nest.ctx.test_hook = NULL;
+	memset(&nest.r, 0, sizeof(nest.r));
+}
+
+/*
+ * On Hyper-V the module falls back to Linux's ops, which write Linux's
+ * input page.  The context is made as the switch makes the live one
+ * (hvipi_ctx_fill(), with lnx.pages as Linux's pages and the stand-ins
+ * above as the saved ops).  An outer page plan on it is interrupted,
+ * between the core's page write and the hypercall, by an NMI-context send
+ * on the same context whose plan falls back (VPs >= 64, no page in NMI),
+ * so the stand-in writes Linux's page.  hvipi_run_case_on() checks the
+ * outer hypercall carries the outer vector and VP set; here: the outer
+ * page bytes [0, plan.bytes) are unchanged, the nested send fetched no
+ * page, fell back once with its vector, and did write Linux's page.
+ */
+void test_nmi_fallback_keeps_outer_page(void)
+{
+	static const int nest_ops[] = { OP_SELF, OP_ONE, OP_ABS, OP_ALL };
+	struct hvipi_hv hv = {
+		.hcall_pg = (void *)hvipi_fake_hcall,
+		.vp_index = hvipi_st.table[T_HIGH],
+		.linux_input = hvipi_st.pages,
+		.present = cpu_present_mask,
+		.hints = H_ALL,
+	};
+	struct hvipi_case oc = {
+		.vp = hvipi_st.table[T_HIGH], .vector = 0xfd, .hints = H_ALL,
+		.mask = hvipi_st.masks[0], .cpu = -1,
+	};
+	const struct hvipi_case *outer = &oc;	/* as NESTA names it */
+	struct hvipi_ctx ctx, ctrl;
+	unsigned int o, i, writes, ncase = 0;
+	bool fast, any, lost;
+	u64 *page;
+	int self;
+	u32 k;
+
+	lnx.pages = hv.linux_input;
+	lnx.vp = hv.vp_index;
+	if (hvipi_ctx_fill(&ctx, &hv, &lnx_ops, false)) {
+		CHECK(false, "no memory for the context's input pages");
+		return;
+	}
+	ctx.test_hook = hvipi_nest_hook;
+	for (o = 0; o < OP_N; o++) {
+		oc.op = o;
+		if (o == OP_ONE)
+			oc.cpu = cpumask_last(cpu_online_mask);
+		if ((o == OP_ABS || o == OP_MASK_ABS) && num_online_cpus() < 2)
+			continue;
+		for (i = 0; i < ARRAY_SIZE(nest_ops); i++) {
+			hvipi_nest_on(&ctx, nest_ops[i]);
+			writes = lnx.writes;
+			k = hvipi_run_case_on(&ctx, outer);
+			writes = lnx.writes - writes;
+			self = get_cpu();
+			any = hvipi_nest_targets(self, &fast);
+			put_cpu();
+			ncase++;
+
+			CHECK(k == HVIPI_PLAN_EX_SPARSE || k == HVIPI_PLAN_EX_ALL,
+			      NESTF ": outer plan is not a page plan", NESTA);
+			CHECK(nest.r.ran && nest.r.outer_kind == k,
+			      NESTF ": hook ran %d, kind %u", NESTA, nest.r.ran,
+			      nest.r.outer_kind);
+			CHECK(nest.r.fetches == 0,
+			      NESTF ": nested send fetched the page %lu times",
+			      NESTA, nest.r.fetches);
+			CHECK(nest.r.page_same,
+			      NESTF ": the fallback changed outer page bytes [0, %u)",
+			      NESTA, nest.r.bytes);
+			if (!any) {
+				CHECK(nest.r.kind == HVIPI_PLAN_NONE && !writes,
+				      NESTF ": no target, plan %u, %u writes",
+				      NESTA, nest.r.kind, writes);
+				continue;
+			}
+			CHECK(!fast && nest.r.kind == HVIPI_PLAN_FALLBACK &&
+			      nest.r.reason == HVIPI_FB_NO_PAGE &&
+			      nest.r.calls == 0,
+			      NESTF ": plan %u/%u, %llu calls, want FALLBACK/NO_PAGE",
+			      NESTA, nest.r.kind, nest.r.reason, nest.r.calls);
+			CHECK(nest.r.orig[nest.c.op] == 1 &&
+			      nest.r.orig_vector == nest.c.vector && writes == 1,
+			      NESTF ": original op called %u times, vector %#x, Linux's page written %u times",
+			      NESTA, nest.r.orig[nest.c.op], nest.r.orig_vector,
+			      writes);
+		}
+	}
+
+	/*
+	 * Control: the context sending through Linux's pages, as the module
+	 * did before.  The fallback then overwrites the outer input and the
+	 * outer hypercall carries the nested vector: the checks above can
+	 * see the defect.  Not run through hvipi_run_case_on(), which would
+	 * fail.
+	 */
+	ctrl = ctx;
+	ctrl.input_arg = hv.linux_input;
+	oc.op = OP_SELF;
+	hvipi_nest_on(&ctrl, OP_SELF);
+	hvipi_fake_reset(0);
+	self = get_cpu();
+	page = *per_cpu_ptr(ctrl.input_arg, self);
+	hvipi_call_op_on(&ctrl, outer);
+	lost = hvipi_rx_decode_rec(&hvipi_fake_rec, page, &hvipi_st.rx) == RX_OK &&
+	       hvipi_st.rx.vector == (u32)nest.c.vector;
+	put_cpu();
+	CHECK(nest.r.ran && !nest.r.page_same && lost,
+	      "control (Linux's pages): ran %d, page same %d, outer call carried the nested vector %d",
+	      nest.r.ran, nest.r.page_same, lost);
+	pr_info("    # %u nested cases; control with Linux's pages: outer IPI %s\n",
+		ncase, lost ? "lost (as expected)" : "NOT lost");
+	hvipi_ctx_free_pages(&ctx);
 }
