@@ -128,8 +128,12 @@ wait_side() {
 }
 # One frama-c process per group of proofs/wp-groups.sh (proofs/wp-par.sh),
 # each with two prover tasks at a time; wp.log and the reports
-# wp-report-N.json are the gate's input.
+# wp-report-N.json are the gate's input.  Their progress (goals decided,
+# functions finished; the lemmas' run beside them included) is printed
+# while they run: a cold run is otherwise silent for over 10 minutes.
 . proofs/wp-par.sh
+# shellcheck disable=SC2034  # read by wp_par (proofs/wp-par.sh)
+wp_par_side="$out/wp-lemmas.log=lemmas"
 # shellcheck disable=SC2086
 if ! wp_par "$out" "$jobs" "$skip" "" $common $srcs $main_opts -wp-par 2 $smoke \
 	-wp-cache "$cache_mode" -wp-cache-dir "$cache_dir" ${HVIPI_WP_EXTRA:-}; then
@@ -165,11 +169,15 @@ if [ -n "$retry" ] && [ "${HVIPI_WP_RETRY:-1}" != 0 ]; then
 	echo "hvipi: goals not proved within the timeout in: $retry"
 	echo "hvipi: retrying these functions with -wp-timeout $retry_timeout from an empty cache"
 	mkdir -p "$out/cache-retry"
+	wp_progress_start "$out/wp-retry.log=$retry"
+	retry_rc=0
 	# shellcheck disable=SC2086
 	frama-c $common $srcs $opts -wp-fct "$retry" -wp-timeout "$retry_timeout" \
 		-wp-cache update -wp-cache-dir "$out/cache-retry" \
 		-wp-report-json "$out/wp-retry.json" ${HVIPI_WP_EXTRA:-} \
-		> "$out/wp-retry.log" 2>&1 || { tail -20 "$out/wp-retry.log"; echo "hvipi: frama-c failed (see $out/wp-retry.log)"; exit 1; }
+		> "$out/wp-retry.log" 2>&1 || retry_rc=$?
+	wp_progress_stop
+	[ "$retry_rc" = 0 ] || { tail -20 "$out/wp-retry.log"; echo "hvipi: frama-c failed (see $out/wp-retry.log)"; exit 1; }
 	for f in "$out"/cache-retry/*.json; do
 		if [ -f "$f" ] && grep -q '"verdict": "valid"' "$f"; then
 			cp "$f" "$cache_dir/"

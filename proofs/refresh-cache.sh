@@ -70,7 +70,8 @@ done
 cp "$work/MANIFEST" "$new/MANIFEST"
 # Where every verdict of the cache comes from: one cold run (an empty
 # cache; each goal given first to its prover of proofs/provers.txt, the
-# others after it) on the sources of MANIFEST.  make report prints it.
+# others after it) on the sources of MANIFEST, with the gate's numbers.
+# make report prints it.
 {
 	echo "date: $cold_date"
 	echo "seconds: $cold_secs"
@@ -79,6 +80,10 @@ cp "$work/MANIFEST" "$new/MANIFEST"
 	echo "valid-verdicts: $kept"
 	grep -E '^(total|TOTAL|gate:|smoke tests|goals proved only|(Qed|Z3|CVC5|Script) proved)' \
 		"$work/proof/summary.txt" 2>/dev/null | sed 's/^/summary: /'
+	# The gate's row of each function: the numbers `make report` writes
+	# into the report and README.md and `make report-check` holds them to
+	# (proofs/report_numbers.py).
+	sed -n '/^---/,/^---/p' "$work/proof/summary.txt" 2>/dev/null | grep -v '^---' | sed 's/^/row: /'
 } > "$new/COLD-RUN"
 stale=0
 added=0

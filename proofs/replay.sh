@@ -158,6 +158,9 @@ if [ -z "$lock" ]; then
 	side=$!
 fi
 . proofs/wp-par.sh
+# The progress monitor counts the lemmas' run too when it runs beside.
+# shellcheck disable=SC2034  # read by wp_par (proofs/wp-par.sh)
+[ -z "$side" ] || wp_par_side="$out/wp-lemmas.log=lemmas"
 # shellcheck disable=SC2086
 wp_par "$out" "$jobs" "" "$csv" $common $srcs $opts -wp-par "$replay_par" $cachopts ||
 	fail "frama-c failed (see $out/wp-N.log)"

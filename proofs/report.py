@@ -6,7 +6,10 @@
 # the Report plugin's per-property CSV, the gate summary, EVA), the
 # contracts in src/, proofs/functions.txt, proofs/ASSUMPTIONS.md and the
 # prover-diversity data; writes BUILD/proof/PROOF_REPORT.md,
-# BUILD/proof/claims.json and a copy of the .md in proofs/.
+# BUILD/proof/claims.json and a copy of the .md in proofs/, and sets
+# README.md's proof table and totals from the same numbers (issue 30:
+# proofs/report_numbers.py; `--check`, which is `make report-check`, fails
+# when the report or README no longer match the sources or proofs/cache/).
 #
 # Fail-closed: a claim is "proven" only if the replay passed and every
 # clause that carries it has the status Valid in the Report plugin's CSV
@@ -24,10 +27,12 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "proofs"))
 import gate  # noqa: E402
+import report_numbers  # noqa: E402
 
 SOURCES = ("src/hvipi.h", "src/hvipi.c")
 GOAL_RE = re.compile(r"^\[wp\] \[([^\]]+)\] Goal (\S+)(?: : (\w+))?(.*)$")
@@ -55,11 +60,17 @@ CLAIMS = [
             "format is chosen only when the target set is exactly the "
             "present set with self kept).  Remote TLB flush "
             "(hvipi_plan_flush, every CPU of the mask a target, self "
-            "included): the VP of each target CPU is set in the processor "
-            "mask (input word 2) of a non-Ex call, is read by "
-            "`sparse_reads(page + 1, v)` from the VP set at word 2 of an "
-            "Ex call, and is a VP of the partition when the call carries "
-            "ALL_PROCESSORS (the target set is the present set)."),
+            "included), over the receiver's reading of the whole call "
+            "(`flush_reads`, spec/hvipi_receiver.h: the flush code in the "
+            "control word; ALL_PROCESSORS in input word 1, every VP of the "
+            "partition; else the processor mask in word 2 of a non-Ex "
+            "call, or the Ex VP set from word 2, `sparse_reads(page + 1, "
+            "v)`): in each behavior that makes a call (the present set, "
+            "every target VP below 64, the sparse set), when the page holds "
+            "the call's header the plan is a call and reaches the VP of "
+            "every target CPU (`HVIPI_FLUSH_REACHES`: a NONE or FALLBACK "
+            "plan reaches nothing, so a plan that makes no call where it "
+            "should fails the clause)."),
         "not": (
             "That the hypervisor decodes the call as spec/hvipi_receiver.h "
             "reads the TLFS, or delivers the interrupt; that `vp_index` "
@@ -68,7 +79,8 @@ CLAIMS = [
             "precondition the glue discharges: proofs/ASSUMPTIONS.md); "
             "that the glue issues the call with the "
             "plan's registers and page; a FALLBACK plan (the native APIC "
-            "path in kernel-glue/ sends it, tested, not proven)."),
+            "path, or for a flush the native flush, in kernel-glue/: "
+            "tested, not proven)."),
     },
     {
         "id": "no_spurious_vp",
@@ -77,16 +89,23 @@ CLAIMS = [
             "No VP is interrupted that is not the VP of a target CPU: "
             "every VP that r8, the sparse page or the XMM register words "
             "designate, and every VP of the partition for an EX_ALL plan, "
-            "is the VP of some target CPU; the same for a flush plan's "
-            "processor mask, Ex VP set and ALL_PROCESSORS.  With an injective VP table "
+            "is the VP of some target CPU.  The same for every flush plan, "
+            "one clause for all of them: every VP its call reaches as the "
+            "receiver reads it (`flush_reads`: the processor mask, the Ex "
+            "VP set, or with ALL_PROCESSORS in the flags word the whole "
+            "partition) is the VP of some target CPU; a NONE or FALLBACK "
+            "plan reaches none.  With an injective VP table "
             "(`vp_injective`, a named predicate) the proven lemma "
             "`no_spurious_cpu` carries this to CPUs: no CPU outside the "
             "target set, an excluded self included, is interrupted."),
         "not": (
             "That the VP table is injective (checked by the glue for the "
             "entries known when it switches; later entries trusted); "
-            "for EX_ALL, `present_partition` (the glue's check of the "
-            "firmware's processor count); the hypervisor's decoding."),
+            "for EX_ALL and a flush with ALL_PROCESSORS, "
+            "`present_partition` (the glue's check of the firmware's "
+            "processor count); the hypervisor's decoding (`flush_reads` is "
+            "our TLFS reading; KVM also takes a processor mask of 0 for "
+            "every VP, which hvipi never sends)."),
     },
     {
         "id": "bit_coverage",
@@ -289,7 +308,9 @@ CLAIMS = [
             "Remote TLB flush (hvipi_plan_flush): the call is the one the "
             "flush rules pick (src/hvipi.h, spec/FLUSH_RULES.md section 9) "
             "and its input is well formed: word 0 the address space (0 "
-            "with ALL_VIRTUAL_ADDRESS_SPACES), word 1 the HV_FLUSH_* "
+            "with ALL_VIRTUAL_ADDRESS_SPACES; bits 11:0 and 63 clear, "
+            "`cr3_space`, under the precondition `space_cr3`), word 1 the "
+            "HV_FLUSH_* "
             "flags exactly `flush_flags` (ALL_PROCESSORS only on a non-Ex "
             "call to the present set, with processor mask 0; "
             "NON_GLOBAL_MAPPINGS_ONLY only on a whole-space flush asked "
@@ -535,8 +556,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--build", default=os.path.join(TOP, "build"))
     ap.add_argument("--no-copy", action="store_true",
-                    help="do not copy the report to proofs/PROOF_REPORT.md")
+                    help="do not copy the report to proofs/PROOF_REPORT.md "
+                    "(nor update README.md)")
+    ap.add_argument("--check", action="store_true",
+                    help="write nothing: fail if proofs/PROOF_REPORT.md or "
+                    "README.md's proof numbers are stale (make report-check)")
     args = ap.parse_args()
+    if args.check:
+        return check()
     build = os.path.abspath(args.build)
     rep = os.path.join(build, "replay")
     outdir = os.path.join(build, "proof")
@@ -706,6 +733,10 @@ def main():
         w("\n".join(ln[len("summary: "):] for ln in cold.splitlines()
                     if ln.startswith("summary: ")))
         w("```\n")
+        w(f"The sources of this report: manifest sha256 `{sha(cur_manifest)}` "
+          "(`proofs/manifest.sh`).  `make report-check` fails when they, "
+          "`proofs/cache/` or the numbers here or in README.md's proof "
+          "table no longer agree.\n")
     else:
         w("`proofs/cache/COLD-RUN` is missing: the cache does not say which "
           "cold run wrote it.\n")
@@ -817,7 +848,14 @@ def main():
         if i == 0 and line.startswith("# "):
             continue
         w(re.sub(r"^(#+) ", r"#\1 ", line) if line.startswith("#") else line)
-    text = "\n".join(md).rstrip() + "\n"
+    # The numbers make report-check holds the report and README.md to
+    # (proofs/report_numbers.py), in a block after the text, with the
+    # digest of the text.
+    body = "\n".join(md).rstrip() + "\n\n"
+    nums, nums_from, nums_notes = report_numbers.numbers(summary, cold)
+    for note in nums_notes:
+        print(f"report: FAIL: the replay and {report_numbers.COLD} differ: {note}")
+    text = body + report_numbers.stamp(body, cur_manifest, cold, nums, nums_from, gate_ok)
     path = os.path.join(outdir, "PROOF_REPORT.md")
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
@@ -825,9 +863,37 @@ def main():
         shutil.copyfile(path, os.path.join(TOP, "proofs/PROOF_REPORT.md"))
     print(f"report: {path}, {os.path.join(outdir, 'claims.json')}"
           + ("" if args.no_copy else ", proofs/PROOF_REPORT.md"))
+    if not args.no_copy and gate_ok and nums:
+        readme = os.path.join(TOP, report_numbers.README)
+        new, missing = report_numbers.update_readme(read_text(readme) or "", nums, cold)
+        with open(readme, "w", encoding="utf-8") as f:
+            f.write(new)
+        print(f"report: README.md: proof table and totals set from the {nums_from}'s numbers"
+              + "".join(f"; not found: {m}" for m in missing))
     for c in claims_out:
         print(f"report: {c['id']:<15} {c['status']}")
-    return 0 if gate_ok else 1
+    return 0 if gate_ok and not nums_notes else 1
+
+
+def check():
+    """make report-check: no solver, no WP run; see proofs/report_numbers.py."""
+    t0 = time.monotonic()
+    fails = report_numbers.check()
+    for f in fails:
+        print(f"report-check: FAIL: {f}")
+    secs = time.monotonic() - t0
+    if fails:
+        print(f"report-check: FAIL ({len(fails)} reason(s), {secs:.1f} s): "
+              f"{report_numbers.REPORT} or README.md's proof numbers do not match "
+              "the sources and proofs/cache/; regenerate them with `make report` "
+              "(after `make refresh-cache` if the cache is stale), see CONTRIBUTING.md")
+        return 1
+    cold = report_numbers.read_cold(read_text(os.path.join(TOP, report_numbers.COLD)))
+    smoke = cold["smoke"] or ("?", "?")
+    print(f"report-check: PASS ({secs:.1f} s): {report_numbers.REPORT} and README.md's "
+          f"proof table describe the current sources and proofs/cache/ "
+          f"({cold['total'][0]} goals, {smoke[0]}/{smoke[1]} smoke tests)")
+    return 0
 
 
 if __name__ == "__main__":

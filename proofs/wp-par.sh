@@ -15,7 +15,30 @@
 #           as -wp-fct and its -wp-report-json
 #   Sets wp_par_n to the number of processes run; returns non-zero if a
 #   frama-c process failed.  With HVIPI_PROOF_LOCK=FILE each process
-#   waits for that lock (not counted in its time).
+#   waits for that lock (not counted in its time).  While they run, the
+#   progress monitor (wp_progress_start) reads their logs, and those of
+#   wp_par_side (LOG=FUNCTION,... words: a run beside them, e.g. the
+#   lemmas'), unless HVIPI_PROGRESS=0.
+#
+#   wp_progress_start LOG=FUNCTION,... ...  /  wp_progress_stop
+#     start proofs/progress.py in the background / stop it.  It only reads
+#     the logs and prints (a bar on a terminal, a line a minute and one
+#     per function finished otherwise), so it cannot change a verdict;
+#     a monitor that fails or is not there changes nothing either.
+
+wp_progress_start() {
+	wp_progress_pid=""
+	[ "${HVIPI_PROGRESS:-1}" != 0 ] || return 0
+	python3 proofs/progress.py --floors proofs/floors.txt "$@" &
+	wp_progress_pid=$!
+}
+
+wp_progress_stop() {
+	[ -n "${wp_progress_pid:-}" ] || return 0
+	kill "$wp_progress_pid" 2>/dev/null || true
+	wait "$wp_progress_pid" 2>/dev/null || true
+	wp_progress_pid=""
+}
 
 wp_par() {
 	_wo=$1 _wj=$2 _ws=$3 _wc=$4
@@ -31,6 +54,7 @@ wp_par() {
 	fi
 	wp_par_n=0
 	_wp=""
+	_wm=""
 	for _g in $_wg; do
 		wp_par_n=$((wp_par_n + 1))
 		echo "hvipi: ... process $wp_par_n: $_g"
@@ -56,13 +80,19 @@ wp_par() {
 			"$@" > "$_log" 2>&1 || _rc=$?
 			kill "$_watch" 2>/dev/null || true
 			echo "total $(($(date +%s) - _t0))" >> "$_wo/wp-$_n.times"
+			# On a terminal, first erase the monitor's bar from the line.
+			[ ! -t 1 ] || printf '\r\033[K'
 			echo "hvipi: ... process $_n done in $(($(date +%s) - _t0)) s"
 			exit $_rc
 		) &
 		_wp="$_wp $!"
+		_wm="$_wm $_wo/wp-$wp_par_n.log=$_g"
 	done
+	# shellcheck disable=SC2086
+	wp_progress_start $_wm ${wp_par_side:-}
 	_wr=0
 	for _p in $_wp; do wait "$_p" || _wr=1; done
+	wp_progress_stop
 	cat "$_wo"/wp-[0-9]*.log > "$_wo/wp.log" 2>/dev/null || : > "$_wo/wp.log"
 	return $_wr
 }
