@@ -17,6 +17,8 @@
  *    fetches one in NMI context);
  *  - present passed only when present_partition holds (as for IPIs: the
  *    ALL_PROCESSORS flag flushes every VP of the partition);
+ *  - the address space a CR3 value with bits 11:0 and 63 clear (space_cr3):
+ *    __pa(mm->pgd) & CR3_ADDR_MASK, or 0 with HVIPI_FLUSH_OPT_ALL_SPACES;
  *  - rep_call for hvipi_rep_next(): the control word is the plan's
  *    (well_formed), then each rep_restart word.
  * The mask is read once (read_once), so a cpumask another CPU changes
@@ -35,8 +37,10 @@
 #include "hvipi.h"
 #include "hvipi_rep.h"
 
-/* The status hvipi_rep_call() returns for a rep call that made no progress:
- * HV_STATUS_INVALID_PARAMETER, a failure, so the caller flushes natively. */
+/*
+ * The status hvipi_rep_call() returns for a rep call that made no progress:
+ * HV_STATUS_INVALID_PARAMETER, a failure, so the caller flushes natively.
+ */
 #define HVIPI_FLUSH_BAD_REPS	0x5ull
 
 /*

@@ -135,6 +135,13 @@
   logic integer flush_space(integer space, integer o) =
     (o & 1) != 0 ? 0 : space;
 
+  // An address space as the call takes it (FLUSH_RULES.md sections 2 and
+  // 6): a CR3 value without PCID bits (11:0) and without the NOFLUSH bit
+  // (63), as Linux's __pa(mm->pgd) & CR3_ADDR_MASK is.  Arithmetic, not
+  // bits, as the other fields.
+  predicate cr3_space(integer s) =
+    0 <= s < 9223372036854775808 && s % 4096 == 0;
+
   // The GVA entries the page holds after a header of hdr words: the words
   // left, at most the 12-bit rep count.
   logic integer flush_room(integer size, integer hdr) =

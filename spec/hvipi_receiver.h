@@ -5,7 +5,7 @@
  *
  * The control word (rcx), field by field, as a receiver extracts it; the
  * VP set of a fast Send-IPI (r8); the VP set of a sparse Ex input in the
- * page (compacted banks).
+ * page (compacted banks); the VPs a remote TLB flush call flushes.
  */
 #ifndef HVIPI_SPEC_RECEIVER_H
 #define HVIPI_SPEC_RECEIVER_H
@@ -60,6 +60,30 @@
     predicate partition_vp(integer v);
   }
   predicate all_reads(integer v) = partition_vp(v);
+
+  // The remote TLB flush calls (spec/FLUSH_RULES.md, sections 1, 4 and 8),
+  // all memory-based: the VPs one issued call flushes, as the TLFS reads
+  // them from the control word (its call code says Ex or not) and the
+  // input page (u64 words: 0 address space, 1 flags, the VP set from 2).
+  // HV_FLUSH_ALL_PROCESSORS, bit 0 of the flags, flushes every VP of the
+  // partition in either form (the TLFS leaves the Ex case open; section 8
+  // reads it so).  Otherwise a non-Ex call (0x0002, 0x0003) flushes the
+  // VPs of its processor mask, word 2, and an Ex call (0x0013, 0x0014)
+  // those of its VP set: format 0, the sparse set read as Send-IPI-Ex
+  // reads its own one word earlier (valid-bank mask at word 3, compacted
+  // banks from word 4); format 1, the partition; any other format is
+  // refused.  The flag is read as arithmetic, as ctl_code reads the
+  // control word.  Whether the call is accepted (control word, sizes) is
+  // the well_formed claim's, not this predicate's.
+  predicate flush_code_plain(integer code) = code == 0x0002 || code == 0x0003;
+  predicate flush_code_ex(integer code) = code == 0x0013 || code == 0x0014;
+  predicate flush_all_processors(integer flags) = flags % 2 == 1;
+  predicate flush_reads{L}(integer control, uint64_t *page, integer v) =
+    (flush_code_plain(ctl_code(control)) &&
+     (flush_all_processors(page[1]) ? all_reads(v) : fast_reads(page[2], v))) ||
+    (flush_code_ex(ctl_code(control)) &&
+     (flush_all_processors(page[1]) || page[2] == 1 ? all_reads(v) :
+      page[2] == 0 && sparse_reads(page + 1, v)));
 
   // Word 0 of an Ex input: u32 vector, u8 target_vtl = 0, 3 reserved
   // bytes = 0, as one little-endian word.

@@ -287,6 +287,16 @@ static struct hvipi_flush_plan eva_fplan;
 static uint64_t eva_fpage[EVA_PAGE_WORDS + 68];
 
 /*
+ * Any address space hvipi_plan_flush() accepts (its precondition
+ * space_cr3: bits 11:0 and 63 clear), as a multiple of 4096 so that EVA
+ * knows the congruence and can decide the precondition.
+ */
+static uint64_t eva_space(void)
+{
+	return 4096ull * Frama_C_unsigned_long_long_interval(0ull, 0x7ffffffffffffull);
+}
+
+/*
  * hvipi_plan_flush, every argument nondeterministic; then the same with
  * present a copy of the mask (the ALL_PROCESSORS path), and a small range
  * that lists one page.
@@ -307,7 +317,7 @@ static void eva_drive_plan_flush(void)
 	Frama_C_make_unknown((char *)eva_fpage, sizeof(eva_fpage));
 	page = eva_bool() ? eva_fpage : NULL;
 	hvipi_plan_flush(&eva_fplan, eva_mask, present, nr, eva_vp,
-			 eva_pick_ident(nr), eva_u64(), eva_u64(), eva_u64(),
+			 eva_pick_ident(nr), eva_space(), eva_u64(), eva_u64(),
 			 opts, hints, page, page_size);
 	/*@ assert eva_fkind: eva_fplan.kind <= HVIPI_FLUSH_FALLBACK; */
 	/*@ assert eva_freason: eva_fplan.reason <= HVIPI_FB_NO_PAGE; */

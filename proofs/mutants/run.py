@@ -16,6 +16,7 @@
 """Mutation testing of the hvipi contracts (see proofs/mutants/mutants.txt)."""
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -403,11 +404,16 @@ def main():
             print("mutants: src/hvipi.c changed while starting; run again", file=sys.stderr)
             return 2
     t0 = time.time()
+    # The run names the sources it mutated: the digest of their manifest
+    # (proofs/manifest.sh, as in proofs/cache/MANIFEST), printed and kept
+    # in results.json, so that MUTANTS.md can say which sources a kill is for.
+    man = subprocess.run(["sh", os.path.join(TOP, "proofs/manifest.sh")],
+                         capture_output=True, text=True, check=False).stdout
+    digest = hashlib.sha256(man.encode()).hexdigest()
+    print(f"mutants: sources' manifest sha256 {digest}", flush=True)
     # A kill means something only if the unmutated function proves.
     proven_src = False
     if args.baseline == "auto":
-        man = subprocess.run(["sh", os.path.join(TOP, "proofs/manifest.sh")],
-                             capture_output=True, text=True, check=False).stdout
         try:
             with open(os.path.join(TOP, "proofs/cache/MANIFEST"), encoding="utf-8") as f:
                 proven_src = f.read() == man
@@ -458,6 +464,7 @@ def main():
     killed = count["killed"] + count["killed-typing"]
     score = 100.0 * killed / scored if scored else 100.0
     summary = {
+        "manifest_sha256": digest,
         "mutants_run": len(results), "killed": count["killed"],
         "killed_by_typing": count["killed-typing"], "survived": count["survived"],
         "equivalent": len(equiv), "errors": count["error"],

@@ -1275,6 +1275,13 @@ def callsite(text, log):
 # which.  They are the "all" format's receiver clauses and the glue's
 # present_partition precondition: proven by WP, not checked at run time.
 UNINTERPRETED = ('all_reads', 'present_is_partition', 'partition_vp')
+# The flush receiver's reading (flush_reads, and the plan-level macro
+# HVIPI_FLUSH_REACHES of src/hvipi.h) names the partition for a call with
+# ALL_PROCESSORS, so the flush planner's no_vp_lost and no_spurious_vp,
+# and its writers' reads clauses over it, are \true in the copy as well;
+# the plan's VP set is checked against the receiver model's reading by
+# the harnesses (tests/kernel_ref/flush_plan_ref.c, the fuzz target).
+UNINTERPRETED += ('flush_reads', 'HVIPI_FLUSH_REACHES')
 # The pinned-field predicates of spec/hvipi_xmm.h (over a struct pointer,
 # plan_input_pinned with two labels): E-ACSL 25 overflows its stack on
 # them (hvipi_plan_one, stop 20), so their clauses become \true in the
@@ -1313,26 +1320,25 @@ def drop_uninterpreted(text, log, fname):
 UNWRAP = (('spec/hvipi_flush.h', 'RepControl'),
           ('spec/hvipi_lemmas.h', 'FirstBitBytes'))
 
-# Ghost locals declared in an inner block that E-ACSL 25 instruments but
-# does not declare (hvipi_collect()'s `from`, the start of its pass over
-# empty words): in the copy they become plain locals, which the core never
-# reads (the same value, so the same checks).
-GHOST_LOCALS = (('src/hvipi.c', '/*@ ghost uint32_t from = cpu; */',
-                 'uint32_t from = cpu; (void)from; /* ghost in src/ */'),)
-
-# The read_once cursor hvipi_words_next is ghost in src/; E-ACSL turns
-# ghost code into code only in the functions it instruments, and
-# hvipi_collect() (EACSL_EXCLUDE), whose pass over empty words moves the
-# cursor, is not one of them.  In the copy the cursor and its updates are
-# plain C, so that every update runs and the postcondition read_once is
-# checked on the cursor the core really moved.
-GHOST_CURSOR = (
+# Ghost code that E-ACSL 25 would not run, turned into plain C in the
+# copy: (file, pattern, replacement, times it must match; 0: at least once).
+#  - hvipi_collect()'s ghost local `from` (the start of its pass over empty
+#    words), declared in an inner block, which E-ACSL instruments but does
+#    not declare; the core never reads it.
+#  - the read_once cursor hvipi_words_next and its updates: E-ACSL turns
+#    ghost code into code only in the functions it instruments, and
+#    hvipi_collect() (EACSL_EXCLUDE), whose pass over empty words moves the
+#    cursor, is not one of them; as plain C every update runs and the
+#    postcondition read_once is checked on the cursor the core moved.
+GHOST_TO_C = (
+    ('src/hvipi.c', r'/\*@ ghost uint32_t from = cpu; \*/',
+     'uint32_t from = cpu; (void)from; /* ghost in src/ */', 1),
     ('src/hvipi.h', r'/\*@ ghost extern uint32_t hvipi_words_next; \*/',
-     'extern uint32_t hvipi_words_next; /* ghost in src/ */'),
+     'extern uint32_t hvipi_words_next; /* ghost in src/ */', 1),
     ('src/hvipi.c', r'/\*@ ghost uint32_t hvipi_words_next; \*/',
-     'uint32_t hvipi_words_next; /* ghost in src/ */'),
+     'uint32_t hvipi_words_next; /* ghost in src/ */', 1),
     ('src/hvipi.c', r'/\*@ ghost (hvipi_words_next = [^;]*;) \*/',
-     r'\1 /* ghost in src/ */'),
+     r'\1 /* ghost in src/ */', 0),
 )
 
 
@@ -1380,16 +1386,11 @@ def generate(root, keep=()):
     files['spec/hvipi_bits.h'] = files['spec/hvipi_bits.h'].replace(BITS_FROM, BITS_TO)
     for k, name in UNWRAP:
         files[k] = unwrap_axiomatic(files[k], name, k)
-    for k, old_text, new_text in GHOST_LOCALS:
-        n = texts[k].count(old_text)
-        if n != 1:
-            raise SystemExit('inline.py: %s: the ghost local %r is found %d times, '
-                             'not once (changed?)' % (k, old_text, n))
-        texts[k] = texts[k].replace(old_text, new_text)
-    for k, pat, rep in GHOST_CURSOR:
+    for k, pat, rep, want in GHOST_TO_C:
         texts[k], n = re.subn(pat, rep, texts[k])
-        if n == 0:
-            raise SystemExit('inline.py: %s: %s not found (changed?)' % (k, pat))
+        if n == 0 or (want and n != want):
+            raise SystemExit('inline.py: %s: %s found %d times, not %s (changed?)'
+                             % (k, pat, n, want or 'at least once'))
     for k, t in texts.items():
         if not k.startswith('src/'):
             continue
