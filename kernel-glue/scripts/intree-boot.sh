@@ -20,6 +20,9 @@
 # Env: HERE (kernel-glue) ROOT (the repository) OUT RES RUNS LOAD_SECS
 #      QEMU_TIMEOUT JOBS.  Writes $RES/intree-boot.counts ("PASSED FAILED").
 set -u
+# The kernel's make is ours to drive (-j$JOBS): nothing of an outer make
+# (make test's -w, -j, jobserver) may reach it or its output.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEFILES MAKEOVERRIDES
 LOAD_SECS=${LOAD_SECS:-30}
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-600}
 JOBS=${JOBS:-$(nproc)}
