@@ -205,7 +205,9 @@ need() {
 # or ":hv=TABLE[+xmm]" (the test hypervisor, see above).
 for boot in $SMP_SIZES; do
 	n=${boot%%:*}
-	append="console=ttyS0 quiet panic=-1"
+	# cryptomgr.notests: Debian's crypto self-tests are not ours, and one
+	# once hung a vCPU for the whole timeout under TCG before init ran.
+	append="console=ttyS0 quiet panic=-1 cryptomgr.notests"
 	live=no
 	hv=""
 	hvxmm=0
@@ -231,11 +233,21 @@ for boot in $SMP_SIZES; do
 		machine="-machine q35"
 		[ "$accel" = tcg ] && accel=tcg,thread=single
 	fi
-	t0=$(date +%s.%N)
-	timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -accel "$accel" $machine -smp "$n" \
-		-m 512M -nographic -no-reboot -kernel "$vmlinuz" -initrd "$initrd" \
-		-append "$append" </dev/null >"$log" 2>&1
-	rc=$?
+	# A boot that fails before the guest's init printed HVIPI-GUEST never
+	# ran hvipi (the stock kernel hung or TCG stalled): boot it once more,
+	# and say so.  A failure after that line is the test's and counts.
+	for attempt in 1 2; do
+		t0=$(date +%s.%N)
+		timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -accel "$accel" $machine -smp "$n" \
+			-m 512M -nographic -no-reboot -kernel "$vmlinuz" -initrd "$initrd" \
+			-append "$append" </dev/null >"$log" 2>&1
+		rc=$?
+		if [ $rc = 0 ] || grep -aq 'HVIPI-GUEST' "$log" || [ $attempt = 2 ]; then
+			break
+		fi
+		mv "$log" "$log.attempt1"
+		echo "qemu-test: -smp $n ($label): qemu exit $rc before the guest's init ran (no HVIPI-GUEST line; log $log.attempt1): booting once more"
+	done
 	t1=$(date +%s.%N)
 	secs=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
 	tr -d '\r' <"$log" >"$log.txt"
