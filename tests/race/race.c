@@ -1145,6 +1145,26 @@ static bool race_after(const struct rcase *c, struct bufs *b, const void *plan,
 static struct or_sets sets;	/* big: static, zeroed once */
 static struct fsets fsets;
 
+/*
+ * The start of every case, IPI or flush: the generator seeded from the
+ * case's index (and @seed, which a flush case salts), its size, buffers
+ * and VP table (the final table kept in b->vfin).
+ */
+static void case_begin(struct rcase *c, struct bufs *b, uint64_t seed,
+		       uint64_t index)
+{
+	gen_state = seed ^ (index * 0xd1342543de82ef95ull);
+	gen_rnd();
+	memset(c, 0, sizeof(*c));
+	c->index = index;
+	c->nr = pick_nr();
+	c->words = HVIPI_MASK_WORDS(c->nr);
+	bufs_alloc(b, c->nr, true);
+	c->vp = b->vp;
+	c->vp_ident = make_table(b->vp, c->nr);
+	memcpy(b->vfin, b->vp, c->nr * sizeof(*b->vp));
+}
+
 static bool run_case(uint64_t seed, uint64_t index, struct part *t,
 		     struct ck_stats *ck)
 {
@@ -1156,21 +1176,12 @@ static bool run_case(uint64_t seed, uint64_t index, struct part *t,
 	struct ck_case ckc;
 	bool ok = true;
 
-	gen_state = seed ^ (index * 0xd1342543de82ef95ull);
-	gen_rnd();
-	memset(&c, 0, sizeof(c));
-	c.index = index;
-	c.nr = nr = pick_nr();
-	c.words = words = HVIPI_MASK_WORDS(nr);
+	case_begin(&c, &b, seed, index);
+	nr = c.nr;
+	words = c.words;
 	wbytes = words * sizeof(unsigned long);
-
-	bufs_alloc(&b, nr, true);
 	plan = gen_xmalloc(sizeof(*plan));
 	plan2 = gen_xmalloc(sizeof(*plan2));
-
-	c.vp = b.vp;
-	c.vp_ident = make_table(b.vp, nr);
-	memcpy(b.vfin, b.vp, nr * sizeof(*b.vp));
 	c.self = gen_chance(1, 16) ? nr + gen_below(4) : gen_below(nr);
 	c.excl = gen_chance(1, 2);
 	r = gen_below(100);
@@ -1266,22 +1277,13 @@ static bool run_flush_case(uint64_t seed, uint64_t index, struct part *t)
 	struct hvipi_flush_plan *plan, *plan2;
 	bool ok = true;
 
-	gen_state = seed ^ (index * 0xd1342543de82ef95ull) ^ FLUSH_SALT;
-	gen_rnd();
-	memset(&c, 0, sizeof(c));
-	c.index = index;
+	case_begin(&c, &b, seed ^ FLUSH_SALT, index);
 	c.flush = true;
-	c.nr = nr = pick_nr();
-	c.words = words = HVIPI_MASK_WORDS(nr);
+	nr = c.nr;
+	words = c.words;
 	wbytes = words * sizeof(unsigned long);
-
-	bufs_alloc(&b, nr, true);
 	plan = gen_xmalloc(sizeof(*plan));
 	plan2 = gen_xmalloc(sizeof(*plan2));
-
-	c.vp = b.vp;
-	c.vp_ident = make_table(b.vp, nr);
-	memcpy(b.vfin, b.vp, nr * sizeof(*b.vp));
 	c.self = gen_below(nr);
 	r = gen_below(100);
 	if (r >= 30) {
