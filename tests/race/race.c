@@ -1165,40 +1165,51 @@ static void case_begin(struct rcase *c, struct bufs *b, uint64_t seed,
 	memcpy(b->vfin, b->vp, c->nr * sizeof(*b->vp));
 }
 
+/*
+ * The masks of a case, IPI or flush, after c->self: a present mask on 70 %
+ * of cases (else none), the mask, and on a quarter of those with a present
+ * mask, present = mask (the "all" format, ALL_PROCESSORS), one bit in
+ * three times flipped again.
+ */
+static void case_masks(struct rcase *c, struct bufs *b)
+{
+	uint32_t w;
+
+	if (gen_below(100) >= 30) {
+		make_present(b->present, c->words, c->nr);
+		c->have_present = true;
+	} else {
+		free(b->present);
+		free(b->sp);
+		b->present = b->sp = NULL;
+	}
+	make_mask(b->mask, c->words, c->nr, c->self, b->present);
+	if (b->present && gen_chance(1, 4)) {
+		memcpy(b->present, b->mask, c->words * sizeof(unsigned long));
+		if (gen_chance(1, 3)) {
+			w = gen_below(c->words);
+			b->present[w] ^= 1ul << gen_below(LONG_BITS);
+		}
+	}
+}
+
 static bool run_case(uint64_t seed, uint64_t index, struct part *t,
 		     struct ck_stats *ck)
 {
 	struct rcase c;
 	struct bufs b;
-	uint32_t nr, words, r;
-	size_t wbytes;
+	uint32_t nr;
 	struct hvipi_plan *plan, *plan2;
 	struct ck_case ckc;
 	bool ok = true;
 
 	case_begin(&c, &b, seed, index);
 	nr = c.nr;
-	words = c.words;
-	wbytes = words * sizeof(unsigned long);
 	plan = gen_xmalloc(sizeof(*plan));
 	plan2 = gen_xmalloc(sizeof(*plan2));
 	c.self = gen_chance(1, 16) ? nr + gen_below(4) : gen_below(nr);
 	c.excl = gen_chance(1, 2);
-	r = gen_below(100);
-	if (r >= 30) {
-		make_present(b.present, words, nr);
-		c.have_present = true;
-	} else {
-		free(b.present);
-		free(b.sp);
-		b.present = b.sp = NULL;
-	}
-	make_mask(b.mask, words, nr, c.self, b.present);
-	if (b.present && gen_chance(1, 4)) {	/* present = mask (all format) */
-		memcpy(b.present, b.mask, wbytes);
-		if (gen_chance(1, 3))
-			b.present[gen_below(words)] ^= 1ul << gen_below(LONG_BITS);
-	}
+	case_masks(&c, &b);
 	c.vector = gen_vector(&vector_mix);
 	c.hints = gen_chance(1, 10) ? gen_below(8) :
 		  HVIPI_HINT_CLUSTER_IPI | HVIPI_HINT_EX_MASKS |
@@ -1272,36 +1283,17 @@ static bool run_flush_case(uint64_t seed, uint64_t index, struct part *t)
 {
 	struct rcase c;
 	struct bufs b;
-	uint32_t nr, words, r;
-	size_t wbytes;
+	uint32_t nr, r;
 	struct hvipi_flush_plan *plan, *plan2;
 	bool ok = true;
 
 	case_begin(&c, &b, seed ^ FLUSH_SALT, index);
 	c.flush = true;
 	nr = c.nr;
-	words = c.words;
-	wbytes = words * sizeof(unsigned long);
 	plan = gen_xmalloc(sizeof(*plan));
 	plan2 = gen_xmalloc(sizeof(*plan2));
 	c.self = gen_below(nr);
-	r = gen_below(100);
-	if (r >= 30) {
-		make_present(b.present, words, nr);
-		c.have_present = true;
-	} else {
-		free(b.present);
-		free(b.sp);
-		b.present = b.sp = NULL;
-	}
-	make_mask(b.mask, words, nr, c.self, b.present);
-	if (b.present && gen_chance(1, 4)) {	/* present = mask (ALL_PROCESSORS) */
-		memcpy(b.present, b.mask, wbytes);
-		if (gen_chance(1, 3)) {
-			r = gen_below(words);
-			b.present[r] ^= 1ul << gen_below(LONG_BITS);
-		}
-	}
+	case_masks(&c, &b);
 	r = gen_below(100);
 	c.hints = r < 8 ? gen_below(16) : r < 18 ? HVIPI_HINT_REMOTE_FLUSH :
 		  HVIPI_HINT_REMOTE_FLUSH | HVIPI_HINT_EX_MASKS;
