@@ -171,7 +171,12 @@ static __always_inline bool hvipi_try(const struct hvipi_ctx *ctx, bool one,
 				      const struct cpumask *mask, int cpu,
 				      bool exclude_self, int vector)
 {
-	struct hvipi_plan plan;
+	/*
+	 * Not cleared at each call (CONFIG_INIT_STACK_ALL_ZERO): the core
+	 * writes every field of the plan (its writers' contracts), and
+	 * plan.input only for EX_XMM, the one kind that reads it.
+	 */
+	struct hvipi_plan plan __uninitialized;
 	unsigned long flags;
 	u64 status = 0;
 	u64 *page = NULL;
@@ -268,80 +273,77 @@ void hvipi_send_IPI_slow(int cpu, int vector, const struct hvipi_ctx *ctx)
 }
 
 /*
- * A send to one other CPU (send_IPI).  The core is asked first with no
- * input page and without the XMM hint: then its plan depends on neither
+ * send_IPI's planned path, out of line: the core is asked with no input
+ * page and without the XMM hint, so its plan depends on neither
  * (hvipi_plan_one()'s contract), except that a target VP >= 64 that the
- * page or XMM-fast would carry comes back FALLBACK/NO_PAGE.  So every other
- * plan is the one hvipi_try() would make, and it is issued here: FAST needs
- * no page, hence neither the page fetch nor interrupts off (the registers
- * are the whole input, as in Linux's __send_ipi_one()).  NO_PAGE, any other
- * kind, a context without hypercall page or VP table, and self-test
- * contexts with a hook go to hvipi_try(), which plans again with the page
- * and the XMM hint, interrupts off, exactly as before.  Nothing here
- * touches the per-CPU page, so this is also NMI-safe.
+ * page or XMM-fast would carry comes back FALLBACK/NO_PAGE.  Every other
+ * plan is the one hvipi_try() would make and is acted on here; NO_PAGE
+ * and any kind to issue go to hvipi_try(), which plans again with the
+ * page and the XMM hint, interrupts off.  A negative @cpu is no CPU: as a
+ * u32 it is at or beyond nr_cpu_ids, so the core plans NONE; it is traced
+ * as INT_MAX and never reaches hvipi_try() negative (where a negative cpu
+ * means the sending CPU).
+ */
+static __attribute__((__noinline__))
+void hvipi_send_IPI_plan(int cpu, int vector, const struct hvipi_ctx *ctx)
+{
+	struct hvipi_plan plan;
+
+	hvipi_plan_one(&plan, (u32)cpu, nr_cpu_ids, ctx->vp_index,
+		       (u32)vector, ctx->hints & ~HVIPI_HINT_XMM_INPUT, NULL, 0);
+	if (plan.kind == HVIPI_PLAN_FAST ||
+	    (plan.kind != HVIPI_PLAN_NONE &&
+	     (plan.kind != HVIPI_PLAN_FALLBACK ||
+	      plan.reason == HVIPI_FB_NO_PAGE))) {
+		/* FAST here means the table changed since hvipi_fast_one() */
+		hvipi_send_IPI_slow(cpu, vector, ctx);
+		return;
+	}
+	/* the event reads self only for a mask: -1 as on the no-page path */
+	trace_hvipi_send(NULL, cpu < 0 ? INT_MAX : cpu, -1, false, vector,
+			 plan.kind, plan.reason, plan.banks, 0);
+	if (plan.kind != HVIPI_PLAN_NONE)
+		ctx->orig.send_IPI(cpu, vector);
+}
+
+/*
+ * A send to one other CPU (send_IPI).  The commonest IPI, to a CPU whose
+ * VP is below 64, takes hvipi_fast_one(): the FAST plan of
+ * hvipi_plan_one() as its r8 alone, so no plan is built and no page is
+ * fetched; the registers are the whole input, interrupts stay on, and
+ * nothing touches the per-CPU page, so this is also NMI-safe.  Any other
+ * answer (0) goes to hvipi_send_IPI_plan().
  *
- * A @cpu >= 64 goes to hvipi_try() at once, without the page-less plan:
- * Hyper-V numbers its VPs as Linux numbers the CPUs as a rule, so its VP is
- * most likely >= 64 too and the page-less plan would be NO_PAGE, planned
- * twice.  This only picks which of the two equivalent ways asks the core,
- * on the CPU number alone (no VP is looked at here): the core still makes
- * the plan, the same one either way (a VP < 64 is FAST with or without the
- * page, every other FALLBACK reason is decided before the page is looked
- * at), and hvipi_try() is the path every one-CPU send took before the
- * page-less plan existed (a page fetch, counted, and interrupts off, also
- * when the plan is FAST after all).
- *
- * A negative @cpu is no CPU: as a u32 it is at or beyond nr_cpu_ids, so the
- * core plans NONE; it is traced as INT_MAX and never reaches hvipi_try()
- * negative (where a negative cpu means the sending CPU).
+ * A @cpu >= 64 goes to hvipi_try() at once: Hyper-V numbers its VPs as
+ * Linux numbers the CPUs as a rule, so its VP is most likely >= 64 too
+ * and the page-less plan would be NO_PAGE, planned twice.  This only picks
+ * which of the equivalent ways asks the core, on the CPU number alone (no
+ * VP is looked at here): the core still makes the plan, the same one
+ * either way.  Contexts without hypercall page or VP table, and self-test
+ * contexts with a hook, go to hvipi_try() too.
  */
 static __always_inline void hvipi_do_send_IPI(const struct hvipi_ctx *ctx,
 					      int cpu, int vector)
 {
-	/*
-	 * @cpu and @vector go to the frame beside the plan, whose address
-	 * the core gets: the compiler stores them before the call and
-	 * reloads them where they are used after it (only the trace and the
-	 * cold paths), instead of keeping them in callee-saved registers
-	 * that every send pushes and pops.
-	 */
-	struct {
-		struct hvipi_plan plan;
-		int cpu;
-		int vector;
-	} s;
-	u64 status;
+	u64 r8, status;
 
 	if (unlikely(cpu >= (int)HVIPI_FAST_VP_LIMIT || !ctx->hcall_pg ||
 		     !ctx->vp_index || hvipi_has_hook(ctx))) {
 		hvipi_send_IPI_slow(cpu, vector, ctx);
 		return;
 	}
-	s.cpu = cpu;
-	s.vector = vector;
-	hvipi_plan_one(&s.plan, (u32)cpu, nr_cpu_ids, ctx->vp_index,
-		       (u32)vector, ctx->hints & ~HVIPI_HINT_XMM_INPUT, NULL, 0);
-	/* the event reads self only for a mask: -1 as on the no-page path */
-	if (likely(s.plan.kind == HVIPI_PLAN_FAST)) {
-		status = hvipi_hcall_fast(ctx->hcall_pg, s.plan.control,
-					  s.plan.rdx, s.plan.r8);
-		trace_hvipi_send(NULL, s.cpu, -1, false, s.vector,
-				 HVIPI_PLAN_FAST, s.plan.reason, s.plan.banks,
-				 status);
-		if (unlikely(!hvipi_glue_status_ok(status)))
-			ctx->orig.send_IPI(s.cpu, s.vector);
+	r8 = hvipi_fast_one((u32)cpu, nr_cpu_ids, ctx->vp_index, (u32)vector,
+			    ctx->hints);
+	if (unlikely(!r8)) {
+		hvipi_send_IPI_plan(cpu, vector, ctx);
 		return;
 	}
-	if (s.plan.kind != HVIPI_PLAN_NONE &&
-	    (s.plan.kind != HVIPI_PLAN_FALLBACK ||
-	     s.plan.reason == HVIPI_FB_NO_PAGE)) {
-		hvipi_send_IPI_slow(s.cpu, s.vector, ctx);
-		return;
-	}
-	trace_hvipi_send(NULL, s.cpu < 0 ? INT_MAX : s.cpu, -1, false,
-			 s.vector, s.plan.kind, s.plan.reason, s.plan.banks, 0);
-	if (s.plan.kind != HVIPI_PLAN_NONE)
-		ctx->orig.send_IPI(s.cpu, s.vector);
+	status = hvipi_hcall_fast(ctx->hcall_pg, HVIPI_CTL_FAST_SEND_IPI,
+				  (u32)vector, r8);
+	trace_hvipi_send(NULL, cpu, -1, false, vector, HVIPI_PLAN_FAST,
+			 HVIPI_FB_NONE, 0, status);
+	if (unlikely(!hvipi_glue_status_ok(status)))
+		ctx->orig.send_IPI(cpu, vector);
 }
 
 void hvipi_ctx_send_IPI(const struct hvipi_ctx *ctx, int cpu, int vector)

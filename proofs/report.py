@@ -45,6 +45,12 @@ RTE_KINDS = {"mem_access", "index_bound", "pointer_value", "shift",
              "dangling_pointer", "function_pointer", "is_nan_or_infinite",
              "is_nan", "ptr_comparison", "differing_blocks"}
 DEF_RE = re.compile(r"^[A-Za-z_][^;]*\b(hvipi_\w+)\(")
+# A ghost function's definition, inside a /*@ ghost ... */ block.
+GHOST_DEF_RE = re.compile(r"^\s*@\s+static\s[^;]*\b(hvipi_\w+)\(")
+
+
+def def_match(line):
+    return DEF_RE.match(line) or GHOST_DEF_RE.match(line)
 
 CLAIMS = [
     {
@@ -435,13 +441,13 @@ def clauses(pattern, files, kind):
             fn = beh = None
             if kind == "loop":
                 for j in range(i, -1, -1):
-                    m = DEF_RE.match(lines[j])
+                    m = def_match(lines[j])
                     if m:
                         fn = m.group(1)
                         break
             else:
                 for j in range(i + 1, len(lines)):
-                    m = DEF_RE.match(lines[j])
+                    m = def_match(lines[j])
                     if m:
                         fn = m.group(1)
                         break

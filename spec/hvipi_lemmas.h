@@ -70,14 +70,14 @@
     \forall integer a, b; 0 <= a && 0 <= b ==>
       a / 64 == b / 64 && a % 64 == b % 64 ==> a == b;
 
-  // The byte steps of hvipi_first_bit(): a clear low byte of w >> i means
-  // bits i .. i + 7 of w are clear (its assertions low_bits, shift_bits
-  // and byte chain the lemmas below).  In an axiomatic block of their own,
-  // so that WP gives these lemmas only to the goals that use
-  // low_byte_clear (hvipi_first_bit's): as hypotheses of every bit64 goal
-  // they slowed others past their timeout (stop 27: hvipi_plan_mask's
-  // dense_banks, CVC5 21.6 s without them, a timeout at 30 s with them).
-  axiomatic FirstBitBytes {
+  // The byte steps of the passes over a bank mask (hvipi_rank(),
+  // hvipi_put_banks()): a clear low byte of w >> k means bits k .. k + 7
+  // of w are clear.  In an axiomatic block of their own, so that WP gives
+  // these lemmas only to the goals that use low_byte_clear or
+  // shifted_bits: as hypotheses of every bit64 goal they slowed others
+  // past their timeout (stop 27: hvipi_plan_mask's dense_banks, CVC5
+  // 21.6 s without them, a timeout at 30 s with them).
+  axiomatic ByteSteps {
     predicate low_byte_clear(integer x) = (x & 255) == 0;
 
     // ANDing two words: bit b of the result is set iff it is in both.
@@ -99,6 +99,49 @@
     lemma bit64_shift:
       \forall integer w, i, d; u64(w) && 0 <= i && 0 <= d && i + d < 64 ==>
         (bit64(w >> i, d) <==> bit64(w, i + d));
+    // The bits of x are those of w from bit k on (x is w >> k): the
+    // invariant of the passes over a bank mask's set bits (hvipi_rank(),
+    // hvipi_put_banks()).
+    predicate shifted_bits(integer w, integer k, integer x) =
+      \forall integer j; k <= j < 64 ==> (bit64(w, j) <==> bit64(x, j - k));
+    lemma shift_bits:
+      \forall integer w, k; u64(w) && 0 <= k ==> shifted_bits(w, k, w >> k);
+  }
+  // A non-zero word has a set bit: the witness the word path of
+  // hvipi_collect_word() needs, found by a ghost binary search over the
+  // number w >> n (hvipi_set_bit(), never compiled).  The provers know
+  // >> 1 as / 2 and that shifts add up; the lemmas below give them the
+  // larger constant shifts as divisions, and the low bit of an odd
+  // number.  In an axiomatic block of their own (see ByteSteps): only
+  // the goals that name at_shift get them.
+  axiomatic SetBitWitness {
+    // x is w >> n: the search's cursor.
+    predicate at_shift(integer w, integer n, integer x) =
+      u64(w) && 0 <= n < 64 && x == (w >> n) && u64(x);
+    // An equation Qed leaves as it is, so that the term it names reaches
+    // the provers (the trigger of their axiom a & b == 0 ==> a + b == a | b).
+    predicate zero_term(integer v) = v == 0;
+    lemma shr_by_2:
+      \forall integer x; u64(x) ==> (x >> 1) >> 1 == x / 4 && x >> 2 == x / 4;
+    lemma shr_by_4:
+      \forall integer x; u64(x) ==> (x >> 2) >> 2 == x / 16 && x >> 4 == x / 16;
+    lemma shr_by_8:
+      \forall integer x; u64(x) ==> (x >> 4) >> 4 == x / 256 && x >> 8 == x / 256;
+    lemma shr_by_16:
+      \forall integer x; u64(x) ==>
+        (x >> 8) >> 8 == x / 65536 && x >> 16 == x / 65536;
+    lemma shr_by_32:
+      \forall integer x; u64(x) ==>
+        (x >> 16) >> 16 == x / 4294967296 && x >> 32 == x / 4294967296;
+    // An odd number is 1 | 2q, whose bit 0 is set.
+    lemma odd_bit0:
+      \forall integer x, q; u64(x) && q == x / 2 && x == 2 * q + 1 ==>
+        (q << 1) == 2 * q && zero_term(1 & (q << 1)) &&
+        x == (1 | (q << 1)) && bit64(x, 0);
+    // So bit n of w is set when w >> n is odd.
+    lemma odd_at:
+      \forall integer w, n, x; at_shift(w, n, x) && x == 2 * (x / 2) + 1 ==>
+        bit64(x, 0) && bit64(w, n);
   }
 */
 

@@ -31,8 +31,15 @@
  */
 #include "hvipi.h"
 
+/*
+ * The set on the stack is written in full before any read
+ * (EVA: no uninitialized read), so a kernel built to clear every automatic
+ * variable (CONFIG_INIT_STACK_ALL_ZERO) need not clear it at each call.
+ */
 #ifdef __KERNEL__
-#include <linux/compiler.h>
+#define HVIPI_WRITTEN_FIRST	__uninitialized
+#else
+#define HVIPI_WRITTEN_FIRST
 #endif
 
 uint64_t hvipi_control(uint32_t code, bool fast, uint32_t var_hdr)
@@ -162,17 +169,6 @@ struct hvipi_words {
 	unsigned long p;	/* 0 when there is no present mask */
 };
 
-/*
- * One load of a word another CPU may change: in a kernel the compiler may
- * neither repeat nor tear it (READ_ONCE); elsewhere a plain load, which is
- * what Frama-C reasons about.
- */
-#ifdef __KERNEL__
-#define HVIPI_READ_ONCE(x)	READ_ONCE(x)
-#else
-#define HVIPI_READ_ONCE(x)	(x)
-#endif
-
 /*@ ghost uint32_t hvipi_words_next; */
 
 #ifdef HVIPI_RACE_HOOK
@@ -227,48 +223,114 @@ static struct hvipi_words hvipi_read_words(const unsigned long *mask,
 }
 
 /*
- * The lowest set bit of @word, 64 when none is set: a clear byte at a time
- * (bits i .. i + 7 are the low byte of @word >> i; lemmas byte_clear and
- * bit64_shift), then bit by bit.  A word path uses it as the witness that
- * a non-zero mask word holds a target CPU.
+ * A set bit of a non-zero @w: the witness that a word of the word path
+ * holds a target CPU.  A ghost binary search (never compiled), so the
+ * word path pays nothing for it: the number x = w >> n keeps a set bit in
+ * its low 2h bits while h halves from 32 to 1, and then x is odd
+ * (lemmas SetBitWitness).  One function per step keeps the paths apart.
  */
-/*@ assigns \nothing;
-  @ ensures range: 0 <= \result <= 64;
-  @ ensures below_clear: \forall integer i; 0 <= i < \result ==> !bit64(word, i);
-  @ ensures found: \result < 64 ==> bit64(word, \result);
+/*@ ghost
+  @ /@ requires at: at_shift(w, n, x) && n + 64 <= 64;
+  @    requires low: x % 18446744073709551616 != 0;
+  @    assigns \nothing;
+  @    ensures step: \result == n || \result == n + 32;
+  @    ensures low: (w >> \result) % 4294967296 != 0;
+  @ @/
+  @ static uint32_t hvipi_set_bit32(uint64_t w, uint32_t n, uint64_t x)
+  @ {
+  @   if (x % 4294967296ull != 0)
+  @     return n;
+  @   /@ assert next: (w >> (n + 32)) == (x >> 32) && (x >> 32) == x / 4294967296; @/
+  @   return n + 32u;
+  @ }
+  @
+  @ /@ requires at: at_shift(w, n, x) && n + 32 <= 64;
+  @    requires low: x % 4294967296 != 0;
+  @    assigns \nothing;
+  @    ensures step: \result == n || \result == n + 16;
+  @    ensures low: (w >> \result) % 65536 != 0;
+  @ @/
+  @ static uint32_t hvipi_set_bit16(uint64_t w, uint32_t n, uint64_t x)
+  @ {
+  @   if (x % 65536ull != 0)
+  @     return n;
+  @   /@ assert next: (w >> (n + 16)) == (x >> 16) && (x >> 16) == x / 65536; @/
+  @   return n + 16u;
+  @ }
+  @
+  @ /@ requires at: at_shift(w, n, x) && n + 16 <= 64;
+  @    requires low: x % 65536 != 0;
+  @    assigns \nothing;
+  @    ensures step: \result == n || \result == n + 8;
+  @    ensures low: (w >> \result) % 256 != 0;
+  @ @/
+  @ static uint32_t hvipi_set_bit8(uint64_t w, uint32_t n, uint64_t x)
+  @ {
+  @   if (x % 256ull != 0)
+  @     return n;
+  @   /@ assert next: (w >> (n + 8)) == (x >> 8) && (x >> 8) == x / 256; @/
+  @   return n + 8u;
+  @ }
+  @
+  @ /@ requires at: at_shift(w, n, x) && n + 8 <= 64;
+  @    requires low: x % 256 != 0;
+  @    assigns \nothing;
+  @    ensures step: \result == n || \result == n + 4;
+  @    ensures low: (w >> \result) % 16 != 0;
+  @ @/
+  @ static uint32_t hvipi_set_bit4(uint64_t w, uint32_t n, uint64_t x)
+  @ {
+  @   if (x % 16ull != 0)
+  @     return n;
+  @   /@ assert next: (w >> (n + 4)) == (x >> 4) && (x >> 4) == x / 16; @/
+  @   return n + 4u;
+  @ }
+  @
+  @ /@ requires at: at_shift(w, n, x) && n + 4 <= 64;
+  @    requires low: x % 16 != 0;
+  @    assigns \nothing;
+  @    ensures step: \result == n || \result == n + 2;
+  @    ensures low: (w >> \result) % 4 != 0;
+  @ @/
+  @ static uint32_t hvipi_set_bit2(uint64_t w, uint32_t n, uint64_t x)
+  @ {
+  @   if (x % 4ull != 0)
+  @     return n;
+  @   /@ assert next: (w >> (n + 2)) == (x >> 2) && (x >> 2) == x / 4; @/
+  @   return n + 2u;
+  @ }
+  @
+  @ /@ requires at: at_shift(w, n, x) && n + 2 <= 64;
+  @    requires low: x % 4 != 0;
+  @    assigns \nothing;
+  @    ensures step: \result == n || \result == n + 1;
+  @    ensures low: (w >> \result) % 2 != 0;
+  @ @/
+  @ static uint32_t hvipi_set_bit1(uint64_t w, uint32_t n, uint64_t x)
+  @ {
+  @   if (x % 2ull != 0)
+  @     return n;
+  @   /@ assert next: (w >> (n + 1)) == (x >> 1) && (x >> 1) == x / 2; @/
+  @   return n + 1u;
+  @ }
+  @
+  @ /@ requires nonzero: w != 0;
+  @    assigns \nothing;
+  @    ensures witness: 0 <= \result < 64 && bit64(w, \result);
+  @ @/
+  @ static uint32_t hvipi_set_bit(uint64_t w)
+  @ {
+  @   uint32_t n = 0;
+  @   n = hvipi_set_bit32(w, n, w);
+  @   n = hvipi_set_bit16(w, n, w >> n);
+  @   n = hvipi_set_bit8(w, n, w >> n);
+  @   n = hvipi_set_bit4(w, n, w >> n);
+  @   n = hvipi_set_bit2(w, n, w >> n);
+  @   n = hvipi_set_bit1(w, n, w >> n);
+  @   /@ assert odd: at_shift(w, n, w >> n) && (w >> n) % 2 != 0; @/
+  @   return n;
+  @ }
   @*/
-static uint32_t hvipi_first_bit(uint64_t word)
-{
-	uint32_t i = 0;
-	uint64_t rest = word;
-
-	/*@ loop invariant 0 <= i <= 56 && i % 8 == 0;
-	  @ loop invariant rest: rest == word >> i;
-	  @ loop invariant below_clear: \forall integer j; 0 <= j < i ==>
-	  @   !bit64(word, j);
-	  @ loop assigns i, rest;
-	  @ loop variant 56 - i;
-	  @*/
-	while (i < 56u && (rest & 0xffu) == 0) {
-		/*@ assert low_byte: low_byte_clear(rest); */
-		/*@ assert low_bits: \forall integer j; i <= j < i + 8 ==>
-		  @   !bit64(rest, j - i); */
-		/*@ assert shift_bits: \forall integer j; i <= j < i + 8 ==>
-		  @   (bit64(rest, j - i) <==> bit64(word, j)); */
-		/*@ assert byte: \forall integer j; i <= j < i + 8 ==> !bit64(word, j); */
-		i += 8u;
-		rest >>= 8;
-	}
-	/*@ loop invariant 0 <= i <= 64;
-	  @ loop invariant below_clear: \forall integer j; 0 <= j < i ==>
-	  @   !bit64(word, j);
-	  @ loop assigns i;
-	  @ loop variant 64 - i;
-	  @*/
-	while (i < 64u && ((word >> i) & 1u) == 0)
-		i++;
-	return i;
-}
 
 /*@ // A mask word at a given label, with an index from another state.
   @ logic integer ulong_at{L}(unsigned long *p, integer i) = p[i];
@@ -385,6 +447,7 @@ static bool hvipi_word_target(unsigned long word, uint32_t base, uint32_t cpu,
   @ requires \valid_read(vp_index + (0 .. end - 1));
   @ requires \separated(s, vp_index + (0 .. end - 1));
   @ requires base % 64 == 0 && base < end <= base + 64;
+  @ requires nonzero: word != 0;
   @ requires ident: vp_ident >= base + 64 ==> end == base + 64 &&
   @   \forall integer c; base <= c < end ==> vp_index[c] == c;
   @ assigns s->word[0 .. 63], s->banks, s->any, s->unknown, s->high, s->huge;
@@ -411,10 +474,10 @@ static void hvipi_collect_word(struct hvipi_set *s, unsigned long word,
 			       const uint32_t *vp_index, uint32_t vp_ident,
 			       uint32_t self, bool exclude_self)
 {
-	uint32_t cpu, first, vp;
+	uint32_t cpu, vp;
 
-	if (hvipi_word_path(base, vp_ident, self, exclude_self) &&
-	    (first = hvipi_first_bit(word)) < 64u) {
+	if (hvipi_word_path(base, vp_ident, self, exclude_self)) {
+		/*@ ghost uint32_t first = hvipi_set_bit(word); */
 		/* Bank base / 64 holds exactly this word's CPUs. */
 		uint32_t k = base / 64u;
 
@@ -629,24 +692,26 @@ static void hvipi_collect(struct hvipi_set *s, const unsigned long *mask,
 			 * last (each read once, in order, as
 			 * hvipi_read_words() reads).
 			 */
+			/* size_t: the index is the address step, no extension */
+			size_t w = cpu / 64u, last = (nr_cpu_ids - 1u) / 64u;
 			/*@ ghost uint32_t from = cpu; */
 
-			/*@ loop invariant from <= cpu < nr_cpu_ids;
-			  @ loop invariant cpu % 64 == 0;
+			/*@ loop invariant from / 64 <= w <= last;
 			  @ loop invariant skipped: \forall integer j;
-			  @   from / 64 <= j < cpu / 64 ==> ulong_at{Pre}(mask, j) == 0;
-			  @ loop invariant read_once: hvipi_words_next <= cpu / 64;
-			  @ loop assigns cpu, m, hvipi_words_next;
-			  @ loop variant nr_cpu_ids - cpu;
+			  @   from / 64 <= j < w ==> ulong_at{Pre}(mask, j) == 0;
+			  @ loop invariant read_once: hvipi_words_next <= w;
+			  @ loop assigns w, m, hvipi_words_next;
+			  @ loop variant last - w;
 			  @*/
 			for (;;) {
-				m = HVIPI_READ_ONCE(mask[cpu / 64u]);
-				/*@ ghost hvipi_words_next = cpu / 64 + 1; */
-				HVIPI_AFTER_READ_MASK(mask, cpu / 64u, m);
-				if (m != 0 || nr_cpu_ids - cpu <= 64u)
+				m = HVIPI_READ_ONCE(mask[w]);
+				/*@ ghost hvipi_words_next = w + 1; */
+				HVIPI_AFTER_READ_MASK(mask, (uint32_t)w, m);
+				if (m != 0 || w == last)
 					break;
-				cpu += 64u;
+				w++;
 			}
+			cpu = 64u * (uint32_t)w;
 			/*@ assert skip_start: from == 64 * (from / 64); */
 			/*@ assert skip_word: m == ulong_at{Pre}(mask, cpu / 64); */
 			/*@ assert skip_empty: \forall integer c; from <= c < cpu ==>
@@ -763,68 +828,120 @@ static void hvipi_collect(struct hvipi_set *s, const unsigned long *mask,
 }
 
 /*
- * rank[k] = number of set bits of @banks below bit k: the index at which
- * bank k's word is stored in a compacted sparse set.  Returns the
- * number of set bits.
+ * The set bits of a bank mask are passed in order, a clear byte at a time
+ * where one lies ahead and bit by bit otherwise, and the pass stops after
+ * the last set bit: a few banks cost a few steps, not 64.  @rest is the
+ * mask shifted right by @k, the next bit to look at.
  */
-/*@ requires \valid(rank + (0 .. 63));
-  @ assigns rank[0 .. 63];
+
+/* The low byte of @x is clear: the step over 8 bits at once. */
+/*@ assigns \nothing;
+  @ ensures rule: \result <==> low_byte_clear(x);
+  @*/
+static bool hvipi_byte_clear(uint64_t x)
+{
+	return (x & 0xffu) == 0;
+}
+
+/*
+ * bits_below() does not change across the clear bits @k .. @end - 1 of
+ * @w: the induction, as a ghost loop (never compiled).
+ */
+/*@ ghost
+  @ /@ requires k <= end <= 64;
+  @    requires clear: \forall integer j; k <= j < end ==> !bit64(w, j);
+  @    assigns \nothing;
+  @    ensures gap: \forall integer g; k <= g <= end ==>
+  @      bits_below(w, g) == bits_below(w, k);
+  @ @/
+  @ static void hvipi_bits_gap(uint64_t w, uint32_t k, uint32_t end)
+  @ {
+  @   uint32_t g;
+  @   /@ loop invariant k <= g <= end;
+  @      loop invariant gap: \forall integer h; k <= h <= g ==>
+  @        bits_below(w, h) == bits_below(w, k);
+  @      loop assigns g;
+  @      loop variant end - g;
+  @   @/
+  @   for (g = k; g < end; g++)
+  @     ;
+  @ }
+  @*/
+
+/*
+ * The number of set bits of @banks: the number of banks of a sparse set.
+ * Bank k's word is stored at the compacted index bits_below(banks, k),
+ * which fits below that number and differs from bank to bank.
+ */
+/*@ assigns \nothing;
   @ ensures count: \result == popcount64(banks) && \result <= 64;
-  @ ensures rank_def: \forall integer k; 0 <= k < 64 ==>
-  @   rank[k] == bits_below(banks, k);
-  @ ensures rank_fits: \forall integer k; 0 <= k < 64 && bit64(banks, k) ==>
-  @   rank[k] < \result;
-  @ ensures rank_injective: \forall integer k1, k2;
-  @   0 <= k1 < 64 && 0 <= k2 < 64 && bit64(banks, k1) && bit64(banks, k2) &&
-  @   rank[k1] == rank[k2] ==> k1 == k2;
   @ ensures index_fits: \forall integer k; 0 <= k < 64 && bit64(banks, k) ==>
   @   0 <= bits_below(banks, k) < \result;
   @ ensures index_injective: \forall integer k1, k2;
   @   0 <= k1 < 64 && 0 <= k2 < 64 && bit64(banks, k1) && bit64(banks, k2) &&
   @   bits_below(banks, k1) == bits_below(banks, k2) ==> k1 == k2;
   @*/
-static uint32_t hvipi_rank(uint64_t banks, uint8_t rank[64])
+static uint32_t hvipi_rank(uint64_t banks)
 {
-	uint32_t k, r = 0;
+	uint64_t rest = banks;
+	uint32_t k = 0, end, r = 0;
 
-	/*@ loop invariant 0 <= k <= 64;
+	/*@ loop invariant 0 <= k <= 64 && k % 8 == 0;
+	  @ loop invariant rest: rest == banks >> k && shifted_bits(banks, k, rest);
 	  @ loop invariant count: r == bits_below(banks, k) && r <= k;
-	  @ loop invariant rank_def: \forall integer j; 0 <= j < k ==>
-	  @   rank[j] == bits_below(banks, j);
-	  @ loop invariant rank_fits: \forall integer j;
-	  @   0 <= j < k && bit64(banks, j) ==> rank[j] < r;
-	  @ loop invariant rank_increasing: \forall integer j1, j2;
-	  @   0 <= j1 < j2 < k && bit64(banks, j1) ==> rank[j1] < rank[j2];
-	  @ loop assigns k, r, rank[0 .. 63];
+	  @ loop invariant index_fits: \forall integer j;
+	  @   0 <= j < k && bit64(banks, j) ==> 0 <= bits_below(banks, j) < r;
+	  @ loop invariant increasing: \forall integer j1, j2;
+	  @   0 <= j1 < j2 <= k && bit64(banks, j1) ==>
+	  @   bits_below(banks, j1) < bits_below(banks, j2);
+	  @ loop assigns k, end, r, rest;
 	  @ loop variant 64 - k;
 	  @*/
-	for (k = 0; k < 64u; k++) {
-		rank[k] = (uint8_t)r;
-		r += (uint32_t)((banks >> k) & 1u);
+	while (k < 64u && rest != 0) {
+		if (hvipi_byte_clear(rest)) {
+			/*@ assert byte: \forall integer j; k <= j < k + 8 ==>
+			  @   !bit64(rest, j - k) && !bit64(banks, j); */
+			/*@ ghost hvipi_bits_gap(banks, k, k + 8u); */
+			rest >>= 8;
+			k += 8u;
+			continue;
+		}
+		/*@ loop invariant \at(k, LoopCurrent) <= k <= end && end <= 64;
+		  @ loop invariant rest: rest == banks >> k && shifted_bits(banks, k, rest);
+		  @ loop invariant count: r == bits_below(banks, k) && r <= k;
+		  @ loop invariant index_fits: \forall integer j;
+		  @   0 <= j < k && bit64(banks, j) ==> 0 <= bits_below(banks, j) < r;
+		  @ loop invariant increasing: \forall integer j1, j2;
+		  @   0 <= j1 < j2 <= k && bit64(banks, j1) ==>
+		  @   bits_below(banks, j1) < bits_below(banks, j2);
+		  @ loop assigns k, r, rest;
+		  @ loop variant end - k;
+		  @*/
+		for (end = k + 8u; k < end; k++) {
+			/*@ assert bit: bit64(banks, k) <==> (rest & 1) == 1; */
+			r += (uint32_t)(rest & 1u);
+			rest >>= 1;
+		}
 	}
+	/*@ assert rest_clear: \forall integer j; k <= j < 64 ==> !bit64(banks, j); */
+	/*@ ghost hvipi_bits_gap(banks, k, 64); */
 	return r;
 }
 
 /*
  * The Ex input of a sparse set, in the page's layout, to @out: the header
  * (vector, format, valid-bank mask) and bank k's dense word at its
- * compacted index rank[k], for each bank of @s->banks.  @out is the page
- * or plan.input, with room for 3 + @nbanks words, @nbanks the number of
+ * compacted index bits_below(banks, k), for each bank of @s->banks, the
+ * index counted as the banks are passed.  @out is the page or
+ * plan.input, with room for 3 + @nbanks words, @nbanks the number of
  * banks.  Returns the bytes of input: 24 + 8 * @nbanks.
  */
 /*@ requires nbanks <= 64;
   @ requires \valid_read(s);
   @ requires \valid(out + (0 .. 2 + nbanks));
-  @ requires \valid_read(rank + (0 .. 63));
-  @ requires \separated(out + (0 .. 2 + nbanks), s, rank + (0 .. 63));
-  @ requires rank_def: \forall integer k; 0 <= k < 64 ==>
-  @   rank[k] == bits_below(s->banks, k);
+  @ requires \separated(out + (0 .. 2 + nbanks), s);
   @ requires rank_fits: \forall integer k; 0 <= k < 64 && bit64(s->banks, k) ==>
   @   bits_below(s->banks, k) < nbanks;
-  @ requires rank_injective: \forall integer k1, k2;
-  @   0 <= k1 < 64 && 0 <= k2 < 64 && bit64(s->banks, k1) &&
-  @   bit64(s->banks, k2) &&
-  @   bits_below(s->banks, k1) == bits_below(s->banks, k2) ==> k1 == k2;
   @ assigns out[0 .. 2 + nbanks];
   @ ensures bytes: \result == 24 + 8 * nbanks;
   @ ensures header: out[0] == vector && out[1] == HVIPI_FORMAT_SPARSE &&
@@ -833,26 +950,61 @@ static uint32_t hvipi_rank(uint64_t banks, uint8_t rank[64])
   @   out[3 + bits_below(s->banks, k)] == s->word[k];
   @*/
 static uint32_t hvipi_put_banks(uint64_t *out, uint32_t nbanks,
-				uint32_t vector, const struct hvipi_set *s,
-				const uint8_t rank[64])
+				uint32_t vector, const struct hvipi_set *s)
 {
-	uint64_t banks = s->banks;
-	uint32_t k;
+	uint64_t banks = s->banks, rest = banks;
+	uint32_t k = 0, end, r = 0;
 
 	out[0] = vector;
 	out[1] = HVIPI_FORMAT_SPARSE;
 	out[2] = banks;
-	/*@ loop invariant 0 <= k <= 64;
+	/*@ loop invariant 0 <= k <= 64 && k % 8 == 0;
+	  @ loop invariant rest: rest == banks >> k && shifted_bits(banks, k, rest);
+	  @ loop invariant count: r == bits_below(banks, k) && r <= k;
+	  @ loop invariant below: \forall integer j; 0 <= j < k && bit64(banks, j) ==>
+	  @   bits_below(banks, j) < r;
 	  @ loop invariant header: out[0] == vector &&
 	  @   out[1] == HVIPI_FORMAT_SPARSE && out[2] == banks;
 	  @ loop invariant words: \forall integer j; 0 <= j < k && bit64(banks, j) ==>
 	  @   out[3 + bits_below(banks, j)] == s->word[j];
-	  @ loop assigns k, out[3 .. 2 + nbanks];
+	  @ loop assigns k, end, r, rest, out[3 .. 2 + nbanks];
 	  @ loop variant 64 - k;
 	  @*/
-	for (k = 0; k < 64u; k++)
-		if ((banks >> k) & 1u)
-			out[HVIPI_EX_HDR_WORDS + rank[k]] = s->word[k];
+	while (k < 64u && rest != 0) {
+		if (hvipi_byte_clear(rest)) {
+			/*@ assert byte: \forall integer j; k <= j < k + 8 ==>
+			  @   !bit64(rest, j - k) && !bit64(banks, j); */
+			/*@ ghost hvipi_bits_gap(banks, k, k + 8u); */
+			rest >>= 8;
+			k += 8u;
+			continue;
+		}
+		/*@ loop invariant \at(k, LoopCurrent) <= k <= end && end <= 64;
+		  @ loop invariant rest: rest == banks >> k && shifted_bits(banks, k, rest);
+		  @ loop invariant count: r == bits_below(banks, k) && r <= k;
+		  @ loop invariant below: \forall integer j;
+		  @   0 <= j < k && bit64(banks, j) ==> bits_below(banks, j) < r;
+		  @ loop invariant header: out[0] == vector &&
+		  @   out[1] == HVIPI_FORMAT_SPARSE && out[2] == banks;
+		  @ loop invariant words: \forall integer j;
+		  @   0 <= j < k && bit64(banks, j) ==>
+		  @   out[3 + bits_below(banks, j)] == s->word[j];
+		  @ loop assigns k, r, rest, out[3 .. 2 + nbanks];
+		  @ loop variant end - k;
+		  @*/
+		for (end = k + 8u; k < end; k++) {
+			if (rest & 1u) {
+				/*@ assert set: bit64(banks, k) &&
+				  @   r == bits_below(banks, k); */
+				out[HVIPI_EX_HDR_WORDS + r] = s->word[k];
+				r++;
+			} else {
+				/*@ assert clear: !bit64(banks, k); */
+			}
+			rest >>= 1;
+		}
+	}
+	/*@ assert rest_clear: \forall integer j; k <= j < 64 ==> !bit64(banks, j); */
 	return HVIPI_EX_HDR_BYTES + 8u * nbanks;
 }
 
@@ -1041,14 +1193,13 @@ static void hvipi_encode_sparse(struct hvipi_plan *plan, uint64_t *page,
 				uint32_t page_size, uint32_t vector,
 				const struct hvipi_set *s, uint32_t hints)
 {
-	uint8_t rank[64];
-	uint32_t bytes, nbanks = hvipi_rank(s->banks, rank);
+	uint32_t bytes, nbanks = hvipi_rank(s->banks);
 
 	if ((hints & HVIPI_HINT_XMM_INPUT) && nbanks <= HVIPI_XMM_BANKS_MAX) {
 		/* XMM-fast: the same input, in the plan's 14 words. */
 		uint32_t i;
 
-		(void)hvipi_put_banks(plan->input, nbanks, vector, s, rank);
+		(void)hvipi_put_banks(plan->input, nbanks, vector, s);
 		/*@ ghost XFilled: ; */
 		/*@ loop invariant 3 + nbanks <= i <= 14;
 		  @ loop invariant zeroed: \forall integer j; 3 + nbanks <= j < i ==>
@@ -1086,7 +1237,7 @@ static void hvipi_encode_sparse(struct hvipi_plan *plan, uint64_t *page,
 		return;
 	}
 	/*@ assert room: 3 + nbanks <= page_size / 8; */
-	bytes = hvipi_put_banks(page, nbanks, vector, s, rank);
+	bytes = hvipi_put_banks(page, nbanks, vector, s);
 	/*@ ghost Filled: ; */
 	/*@ assert filled: \forall integer k; 0 <= k < 64 &&
 	  @   bit64(\at(s->banks, Pre), k) ==>
@@ -1193,7 +1344,7 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		     bool exclude_self, uint32_t vector, uint32_t hints,
 		     uint64_t *page, uint32_t page_size)
 {
-	struct hvipi_set s;
+	struct hvipi_set s HVIPI_WRITTEN_FIRST;
 
 	/*@ ghost hvipi_words_next = 0; */
 	hvipi_collect(&s, mask, present, nr_cpu_ids, vp_index, vp_ident, self,
@@ -1625,8 +1776,7 @@ static void hvipi_encode_flush_ex(struct hvipi_flush_plan *plan,
 				  uint64_t space, uint64_t start, uint64_t end,
 				  uint32_t opts, const struct hvipi_set *s)
 {
-	uint8_t rank[64];
-	uint32_t gvas, list, nb = hvipi_rank(s->banks, rank);
+	uint32_t gvas, list, nb = hvipi_rank(s->banks);
 	uint64_t flags;
 
 	if (!page || page_size < 8u * (HVIPI_FLUSH_EX_HDR_WORDS + nb)) {
@@ -1638,7 +1788,7 @@ static void hvipi_encode_flush_ex(struct hvipi_flush_plan *plan,
 	flags = hvipi_flush_flags(opts, false);
 	page[0] = (opts & HVIPI_FLUSH_OPT_ALL_SPACES) ? 0 : space;
 	/* The flags are below 8: they fit put_banks' 32-bit first word. */
-	(void)hvipi_put_banks(page + 1, nb, (uint32_t)flags, s, rank);
+	(void)hvipi_put_banks(page + 1, nb, (uint32_t)flags, s);
 	/*@ assert words: \forall integer k; 0 <= k < 64 &&
 	  @   bit64(\at(s->banks, Pre), k) ==>
 	  @   bits_below(\at(s->banks, Pre), k) < nb &&
@@ -1658,7 +1808,7 @@ void hvipi_plan_flush(struct hvipi_flush_plan *plan, const unsigned long *mask,
 		      uint32_t opts, uint32_t hints, uint64_t *page,
 		      uint32_t page_size)
 {
-	struct hvipi_set s;
+	struct hvipi_set s HVIPI_WRITTEN_FIRST;
 
 	/*@ ghost hvipi_words_next = 0; */
 	hvipi_collect(&s, mask, present, nr_cpu_ids, vp_index, vp_ident, 0,

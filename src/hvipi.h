@@ -29,6 +29,21 @@
 
 #include "hvipi_types.h"
 
+#ifdef __KERNEL__
+#include <linux/compiler.h>
+#endif
+
+/*
+ * One load of a word another CPU may change: in a kernel the compiler may
+ * neither repeat nor tear it (READ_ONCE); elsewhere a plain load, which is
+ * what Frama-C reasons about.
+ */
+#ifdef __KERNEL__
+#define HVIPI_READ_ONCE(x)	READ_ONCE(x)
+#else
+#define HVIPI_READ_ONCE(x)	(x)
+#endif
+
 #if defined(__FRAMAC__) || defined(HVIPI_WITH_SPEC)
 #include "../spec/hvipi_spec.h"
 #endif
@@ -419,6 +434,43 @@ uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids);
 void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 		    const uint32_t *vp_index, uint32_t vector, uint32_t hints,
 		    uint64_t *page, uint32_t page_size);
+
+/*
+ * hvipi_fast_one - the FAST plan of hvipi_plan_one() alone, for the
+ * commonest IPI (one CPU whose VP is below 64): its processor mask, the
+ * call's r8, when hvipi_plan_one() would plan FAST for these arguments,
+ * else 0 (a FAST mask is never 0) and the caller asks hvipi_plan_one().
+ * The call is HVIPI_CTL_FAST_SEND_IPI with the vector in rdx.  No plan is
+ * written, so the sender needs no 152-byte frame on this path; inline, so
+ * the send path saves the call.
+ */
+#define HVIPI_CTL_FAST_SEND_IPI	0x1000bull	/* SEND_IPI, fast, no var header */
+
+/*@ requires table_valid: \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
+  @ assigns \nothing;
+  @ ensures well_formed: ctl_is(HVIPI_CTL_FAST_SEND_IPI, HVIPI_CALL_SEND_IPI, 1, 0);
+  @ ensures fast_exact: \result != 0 <==> (cpu < nr_cpu_ids &&
+  @   hint_cluster(hints) && vector_ok(vector) && vp_index[cpu] < 64);
+  @ ensures no_vp_lost: \result != 0 ==> fast_reads(\result, vp_index[cpu]);
+  @ ensures no_spurious_vp: \forall integer v; fast_reads(\result, v) ==>
+  @   v == vp_index[cpu];
+  @*/
+static inline uint64_t hvipi_fast_one(uint32_t cpu, uint32_t nr_cpu_ids,
+				      const uint32_t *vp_index,
+				      uint32_t vector, uint32_t hints)
+{
+	uint32_t vp;
+
+	if (cpu >= nr_cpu_ids || !(hints & HVIPI_HINT_CLUSTER_IPI) ||
+	    vector < HVIPI_VECTOR_MIN || vector > HVIPI_VECTOR_MAX)
+		return 0;
+	vp = HVIPI_READ_ONCE(vp_index[cpu]);
+	if (vp >= HVIPI_FAST_VP_LIMIT)
+		return 0;
+	/*@ assert one_bit: \forall integer v; 0 <= v < 64 ==>
+	  @   (bit64(1ull << vp, v) <==> v == vp); */
+	return 1ull << vp;
+}
 
 /*
  * The GVA list of a remote TLB flush (HvCallFlushVirtualAddressList and

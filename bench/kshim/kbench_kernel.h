@@ -22,6 +22,9 @@
  * header brings linux/compiler.h; so do these). */
 #define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 
+/* The kernel's compiler_attributes.h: a variable the auto-init leaves alone. */
+#define __uninitialized	__attribute__((__uninitialized__))
+
 /* The preempt count (NMI bits 20..23, as in the kernel); 0 here. */
 extern unsigned int kbench_preempt_count;
 #define KBENCH_NMI_MASK		0x00f00000u

@@ -193,6 +193,19 @@ static void eva_drive_plan_one(void)
 	eva_check_plan(page_size);
 }
 
+static uint64_t eva_r8;
+
+/* hvipi_fast_one, the same arguments as hvipi_plan_one's without a page. */
+static void eva_drive_fast_one(void)
+{
+	uint32_t nr = Frama_C_unsigned_int_interval(1u, EVA_NCPU);
+	uint32_t cpu = Frama_C_unsigned_int_interval(0u, 140u);
+	uint32_t vector = eva_u32();
+	uint32_t hints = Frama_C_unsigned_int_interval(0u, 7u);
+	eva_fill_vp();
+	eva_r8 = hvipi_fast_one(cpu, nr, eva_vp, vector, hints);
+}
+
 static void eva_drive_control(void)
 {
 	uint32_t code = Frama_C_unsigned_int_interval(0u, 65535u);
@@ -339,6 +352,7 @@ void eva_main(void)
 	eva_drive_rep();
 	eva_drive_gva_list();
 	eva_drive_plan_one();
+	eva_drive_fast_one();
 	eva_drive_plan_mask();
 	eva_drive_plan_mask_all();
 	eva_drive_plan_flush();

@@ -31,7 +31,7 @@ TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, "proofs"))
 import gate  # noqa: E402  (reads the WP logs like the gate does)
 
-KEYS = ("id", "function", "class", "from", "to", "props", "equivalent")
+KEYS = ("id", "function", "class", "from", "to", "props", "equivalent", "file")
 TYPING_RE = re.compile(r"User Error|syntax error|Frama-C aborted|"
                        r"invalid user input|Plug-in \w+ aborted")
 
@@ -90,7 +90,7 @@ def function_span(src, name):
     of its closing brace (a '}' at column 0)."""
     m = re.search(r"^[A-Za-z_][^\n;]*\b" + re.escape(name) + r"\(", src, re.M)
     if not m:
-        raise ValueError(f"no definition of {name} in src/hvipi.c")
+        raise ValueError(f"no definition of {name} in its source file")
     end = src.find("\n}", m.start())
     if end < 0:
         raise ValueError(f"no closing brace for {name}")
@@ -107,6 +107,15 @@ def mutate(src, m):
         raise ValueError(f"{m['id']}: 'from' occurs {n} times in "
                          f"{m['function']} (must be exactly once)")
     return src[:start] + body.replace(m["from"], m["to"]) + src[end:]
+
+
+def mutant_file(m):
+    """The source file the mutant's function is defined in: src/hvipi.c,
+    or the one its `file` key names (an inline function of src/hvipi.h)."""
+    name = m.get("file", "src/hvipi.c")
+    if name not in ("src/hvipi.c", "src/hvipi.h"):
+        raise ValueError(f"{m['id']}: file {name} is not src/hvipi.c or src/hvipi.h")
+    return name
 
 
 def gated_functions():
@@ -159,14 +168,15 @@ def run_mutant(m, base, outdir, why3conf, lock, first_kill=False):
     shutil.rmtree(d, ignore_errors=True)
     shutil.copytree(os.path.join(base, "src"), os.path.join(d, "src"))
     shutil.copytree(os.path.join(base, "spec"), os.path.join(d, "spec"))
-    with open(os.path.join(base, "src/hvipi.c"), encoding="utf-8") as f:
+    name = mutant_file(m)
+    with open(os.path.join(base, name), encoding="utf-8") as f:
         src = f.read()
     if "from" in m:
-        with open(os.path.join(d, "src/hvipi.c"), "w", encoding="utf-8") as f:
+        with open(os.path.join(d, name), "w", encoding="utf-8") as f:
             f.write(mutate(src, m))
     with open(os.path.join(d, "mutant.diff"), "w", encoding="utf-8") as f:
-        subprocess.run(["diff", "-u", os.path.join(base, "src/hvipi.c"),
-                        os.path.join(d, "src/hvipi.c")], stdout=f, check=False)
+        subprocess.run(["diff", "-u", os.path.join(base, name),
+                        os.path.join(d, name)], stdout=f, check=False)
     log = os.path.join(d, "wp.log")
     report = os.path.join(d, "wp-report.json")
     cmd = ["frama-c", f"-cpp-extra-args=-I{d}/src",
@@ -352,8 +362,11 @@ def main():
                     "gate passed on them)")
     args = ap.parse_args()
 
-    with open(os.path.join(TOP, "src/hvipi.c"), encoding="utf-8") as f:
-        src = f.read()
+    srcs = {}
+    for name in ("src/hvipi.c", "src/hvipi.h"):
+        with open(os.path.join(TOP, name), encoding="utf-8") as f:
+            srcs[name] = f.read()
+    src = srcs["src/hvipi.c"]
     try:
         mutants = parse_specs(args.spec)
     except ValueError as e:
@@ -362,12 +375,12 @@ def main():
     bad = 0
     for m in mutants:
         try:
-            mutate(src, m)
+            mutate(srcs[mutant_file(m)], m)
         except ValueError as e:
             print(f"mutants: {e}", file=sys.stderr)
             bad += 1
     if bad:
-        print(f"mutants: {bad} mutant(s) do not apply to src/hvipi.c: update "
+        print(f"mutants: {bad} mutant(s) do not apply to src/hvipi.c or src/hvipi.h: update "
               "proofs/mutants/mutants.txt", file=sys.stderr)
         return 2
     gated = gated_functions()

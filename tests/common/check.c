@@ -532,6 +532,7 @@ bool ck_run_one_plan(uint32_t cpu, uint32_t nr, const uint32_t *vp,
 	struct or_expect e;
 	struct rx_result r;
 	struct ck_case c;
+	uint64_t fast;
 	bool ok;
 
 	memset(mask, 0, sizeof(mask));
@@ -558,6 +559,17 @@ bool ck_run_one_plan(uint32_t cpu, uint32_t nr, const uint32_t *vp,
 	if (!ok) {
 		fprintf(stderr, "  (hvipi_plan_one, cpu %u)\n", cpu);
 		st->failures++;
+	}
+	/* hvipi_fast_one() is hvipi_plan_one()'s FAST plan, and only that. */
+	fast = hvipi_fast_one(cpu, nr, vp, vector, hints);
+	if ((fast != 0) != (p.kind == HVIPI_PLAN_FAST) ||
+	    (fast && (fast != p.r8 || p.rdx != vector ||
+		      p.control != HVIPI_CTL_FAST_SEND_IPI))) {
+		fprintf(stderr, "FAIL hvipi_fast_one(cpu %u) = %#llx, plan kind %s r8 %#llx\n",
+			cpu, (unsigned long long)fast, ck_kind_name(p.kind),
+			(unsigned long long)p.r8);
+		st->failures++;
+		ok = false;
 	}
 	if (out)
 		*out = p;

@@ -1318,7 +1318,7 @@ def drop_uninterpreted(text, log, fname):
 # Axiomatic blocks of spec/ that hold only definitions and lemmas, unwrapped
 # in the copy (see the docstring): (file, block name).
 UNWRAP = (('spec/hvipi_flush.h', 'RepControl'),
-          ('spec/hvipi_lemmas.h', 'FirstBitBytes'))
+          ('spec/hvipi_lemmas.h', 'ByteSteps'))
 
 # Ghost code that E-ACSL 25 would not run, turned into plain C in the
 # copy: (file, pattern, replacement, times it must match; 0: at least once).
@@ -1339,6 +1339,18 @@ GHOST_TO_C = (
      'uint32_t hvipi_words_next; /* ghost in src/ */', 1),
     ('src/hvipi.c', r'/\*@ ghost (hvipi_words_next = [^;]*;) \*/',
      r'\1 /* ghost in src/ */', 0),
+#  - the ghost functions (hvipi_set_bit() and its steps, hvipi_bits_gap()):
+#    E-ACSL 25 drops their locals and would not compile them.  They are
+#    proof steps, never compiled: in the copy their lines are blank and the
+#    calls of hvipi_bits_gap() comments, and the word path's witness
+#    `first`, which its assertions name, is the lowest set bit found by a
+#    plain loop (the word is not 0 there: requires nonzero).
+    ('src/hvipi.c', r'(?s)/\*@ ghost\n  @ /@.*?\n  @\*/',
+     lambda m: '\n' * m.group(0).count('\n'), 2),
+    ('src/hvipi.c', r'/\*@ ghost (hvipi_bits_gap\([^;]*\);) \*/',
+     r'/* ghost in src/: \1 */', 3),
+    ('src/hvipi.c', r'/\*@ ghost uint32_t first = hvipi_set_bit\(word\); \*/',
+     'uint32_t first = 0; while (!((word >> first) & 1u)) first++; /* ghost in src/ */', 1),
 )
 
 
