@@ -79,6 +79,10 @@ test: deps-test
 		pass=$$((pass + p)); fail=$$((fail + q)); \
 	done; \
 	if [ $$rc != 0 ] && [ $$fail = 0 ]; then fail=1; echo "hvipi: a suite failed before writing its counts"; fi; \
+	for f in $(RESULTS)/*.fails; do \
+		[ -s "$$f" ] || continue; \
+		echo "hvipi: $$(basename $$f .fails): what failed"; sed 's/^/  /' "$$f"; \
+	done; \
 	echo "$$pass passed, $$fail failed (make test: $$(($$(date +%s) - t00)) s)"; \
 	[ $$rc = 0 ] && [ $$fail = 0 ]
 

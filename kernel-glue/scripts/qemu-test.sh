@@ -20,6 +20,7 @@ set -u
 QEMU_ACCEL=${QEMU_ACCEL:-tcg}
 LOAD_SECS=${LOAD_SECS:-30}
 mkdir -p "$QEMU" "$CACHE"
+rm -f "$RES/qemu-test.fails"
 
 pkg=linux-image-$KVER
 deb=$(ls "$CACHE"/${pkg}_*.deb 2>/dev/null | head -n 1)
@@ -312,7 +313,8 @@ qemu-test: -smp $n test hypervisor $live: plans FAST=$fast EX_SPARSE=$sparse EX_
 	tpass=$((tpass + ok))
 	tfail=$((tfail + nok + missing))
 	if [ -n "$bad" ]; then
-		echo "qemu-test: -smp $n ($label): FAILED:$bad"
+		echo "qemu-test: -smp $n ($label): FAILED:$bad" | tee -a "$RES/qemu-test.fails"
+		grep -E '^not ok' "$log.txt" | head -n 10 | tee -a "$RES/qemu-test.fails" >/dev/null
 		[ "$nok" -eq 0 ] && [ "$missing" -eq 0 ] && tfail=$((tfail + 1))
 	else
 		echo "qemu-test: -smp $n ($label): KTAP $ok ok, $skip skipped, of $plan; boot+test ${secs}s"
