@@ -244,7 +244,8 @@ for run in $RUNS; do
 	nk=$(grep -ac '^ok [0-9]* - ' "$log")
 	grep -aq '^# hv_testhv: pass:11 fail:0$' "$log"
 	check "$run: the test platform's verdict, 11 checks ($nk ok)" $?
-	splat=$(grep -aE 'BUG:|WARNING:|Oops|Call Trace|soft lockup|hard LOCKUP|rcu_sched detected stall|rcu: INFO|blocked for more than|Kernel panic|invoked oom-killer|unchecked MSR|Uhhuh|hv_testhv: refused' "$log" | head -n 5)
+	splat_re='BUG:|WARNING:|Oops|Call Trace|soft lockup|hard LOCKUP|rcu_sched detected stall|rcu: INFO|blocked for more than|Kernel panic|invoked oom-killer|unchecked MSR|Uhhuh|hv_testhv: refused'
+	splat=$(grep -aE "$splat_re" "$log" | head -n 5)
 	[ -z "$splat" ]
 	check "$run: no BUG, WARNING, lockup, stall, panic or unknown NMI" $?
 	[ -n "$splat" ] && echo "$splat"
@@ -295,7 +296,7 @@ for run in $RUNS; do
 		echo "the boot's verdict lines and first splat:"
 		grep -a -e '^not ok' -e '# hv_testhv:' -e '# hv_hvipi: pass' -e 'HVIPI-LOAD' \
 			-e 'not taken in' -e 'hv_testhv: refused' "$log" | grep -v 'counts ' | head -n 20
-		grep -a -m 1 -A 12 -E 'BUG:|WARNING:|soft lockup|hard LOCKUP|rcu_sched detected stall|rcu: INFO|blocked for more than|Kernel panic' "$log"
+		grep -a -m 1 -A 12 -E "$splat_re" "$log"
 	} | sed "s/^/  [$run] /" | tee -a "$RES/intree-boot.fails"
 done
 finish

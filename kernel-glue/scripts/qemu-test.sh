@@ -314,7 +314,7 @@ qemu-test: -smp $n test hypervisor $live: plans FAST=$fast EX_SPARSE=$sparse EX_
 	tfail=$((tfail + nok + missing))
 	if [ -n "$bad" ]; then
 		echo "qemu-test: -smp $n ($label): FAILED:$bad" | tee -a "$RES/qemu-test.fails"
-		grep -E '^not ok' "$log.txt" | head -n 10 | tee -a "$RES/qemu-test.fails" >/dev/null
+		grep -E '^not ok' "$log.txt" | head -n 10 >>"$RES/qemu-test.fails"
 		[ "$nok" -eq 0 ] && [ "$missing" -eq 0 ] && tfail=$((tfail + 1))
 	else
 		echo "qemu-test: -smp $n ($label): KTAP $ok ok, $skip skipped, of $plan; boot+test ${secs}s"
