@@ -194,29 +194,26 @@ CLAIMS = [
         "id": "read_once",
         "kind": "label",
         "statement": (
-            "Concurrency: hvipi_plan_mask() and hvipi_plan_flush() read "
-            "each word of `mask` and "
-            "of `present` through one accessor at most once, in "
-            "increasing order (hvipi_read_words(): its precondition "
-            "`read_once` requires an index above every index read before "
-            "in the same call, and the entry point ensures the cursor "
-            "ends at mask_words(nr_cpu_ids)).  What this proves is a "
-            "count of accessor calls.  The other claims are stated over "
-            "the memory at entry (`mask{Pre}`), not over the values "
-            "read: WP's memory model assumes nobody else writes during "
-            "the call, so a second plain load of a word would prove too "
-            "(issue 30).  That the plan is the sequential plan of the "
-            "words and VP entries read, under concurrent writers, is "
-            "checked by tests/race (1.5 M cases, a hook after every read), "
-            "not proven."),
+            "Concurrency: hvipi_plan_mask() and hvipi_plan_flush() load "
+            "each word of `mask` and of `present`, and each VP table "
+            "entry, at most once.  Every such load is one of three models "
+            "(hvipi_load_mask(), hvipi_load_present(), hvipi_load_vp()) "
+            "whose precondition `read_once` requires an index at or above "
+            "a ghost cursor that the load moves past; WP proves it at "
+            "every call, and the entry points ensure the mask cursor ends "
+            "at mask_words(nr_cpu_ids).  Any other load is volatile under "
+            "Frama-C, so WP knows nothing of its value.  The other claims, "
+            "stated over the memory at entry, are thus claims over the "
+            "values read: the models' `first_read` names a cell's one load "
+            "as its value at entry (assumed, proofs/ASSUMPTIONS.md, the "
+            "loads).  tests/race checks the plan against the values read "
+            "under concurrent writers (1.5 M cases)."),
         "not": (
-            "That the snapshot is the mask at any one instant (each word "
-            "is read at its own time, as Linux's single pass does); the "
-            "VP table (each entry is read at most once per target CPU in "
-            "the single pass, and entries only go from unknown to their "
-            "VP, but no read-once clause is proven for it); that the "
-            "kernel build's READ_ONCE load is what the C model reads (the "
-            "compiler); the glue."),
+            "That the values read are the mask at any one instant (each "
+            "word is read at its own time, as Linux's single pass does); "
+            "the models' `first_read` (assumed: sound because no cell is "
+            "loaded twice); that the kernel build's READ_ONCE compiles to "
+            "one load (the compiler); the glue."),
     },
     {
         "id": "no_input",
@@ -356,6 +353,10 @@ TRUSTED = [
      "not proven"),
     ("the hypervisor",
      "that it decodes the calls as spec/hvipi_receiver.h reads the TLFS"),
+    ("the loads' first_read (hvipi_load_mask/_present/_vp)",
+     "that a cell's one load returns its value in the proof's entry "
+     "memory: assumed, sound because read_once (proven) forbids a second "
+     "load of the cell (proofs/ASSUMPTIONS.md, the loads)"),
     ("the kernel's data",
      "that the cpumask words, the VP index table and `present` hold what "
      "the kernel means; the masks may change during a call (read_once), "
@@ -688,6 +689,8 @@ def main():
         "postconditions_of_proven_functions": blocks,
         "functions_not_proven": [{"function": f, "note": pending_note.get(f, "")}
                                  for f in not_gated],
+        "functions_assumed": [{"function": f, "note": n}
+                              for f, n in pending_fns if f not in defined],
         "claims": claims_out,
         "eva": eva,
         "trusted_base": [{"what": a, "why": b} for a, b in TRUSTED],
@@ -768,6 +771,15 @@ def main():
         for f in not_gated:
             note = pending_note.get(f, "")
             w(f"- `{f}`" + (f": {note}" if note else ""))
+        w("")
+    assumed = [(f, n) for f, n in pending_fns if f not in defined]
+    if assumed:
+        w("**Bodies never proven** (src/hvipi.h, outside the gate; WP "
+          "proves their preconditions at every call, and their "
+          "postconditions are assumed: `proofs/ASSUMPTIONS.md`, \"The "
+          "loads\", says why that is sound):\n")
+        for f, n in assumed:
+            w(f"- `{f}`" + (f": {n}" if n else ""))
         w("")
     w("## What the gate proves today, function by function\n")
     w("The postconditions of the proven functions (Report plugin CSV of "

@@ -170,6 +170,8 @@ struct hvipi_words {
 };
 
 /*@ ghost uint32_t hvipi_words_next; */
+/*@ ghost uint32_t hvipi_present_next; */
+/*@ ghost uint32_t hvipi_vp_next; */
 
 #ifdef HVIPI_RACE_HOOK
 /*
@@ -192,20 +194,21 @@ void hvipi_race_hook_mask(const unsigned long *mask, uint32_t w,
 #endif
 
 /*
- * The only read of the caller's masks: word @w of @mask and of @present.
- * The ghost cursor hvipi_words_next is the lowest index a read may still
- * use; requiring @w at or above it and moving it past @w makes every call
- * read a word of a higher index than any read before it in the same send,
- * so no word is read twice (read_once, see hvipi_plan_mask()).  The kernel
- * may change the masks meanwhile: what the core decides and writes comes
- * from the values returned here, never from a second look.
+ * Word @w of @mask and of @present, read together while the two masks
+ * agree (hvipi_collect()).  The loads move their cursors past @w, so every
+ * later read in the same send is of a higher index (read_once, see
+ * hvipi_load_mask()).  The kernel may change the masks meanwhile: what the
+ * core decides and writes comes from the values returned here, never from
+ * a second look.
  */
 /*@ requires \valid_read(mask + w);
   @ requires index: w < 67108864;
   @ requires present == \null || \valid_read(present + w);
   @ requires read_once: hvipi_words_next <= w;
-  @ assigns hvipi_words_next;
+  @ requires present_once: hvipi_present_next <= hvipi_words_next;
+  @ assigns hvipi_words_next, hvipi_present_next;
   @ ensures read_once: hvipi_words_next == w + 1;
+  @ ensures present_once: hvipi_present_next <= hvipi_words_next;
   @ ensures mask_word: \result.m == mask[w];
   @ ensures present_word: \result.p == (present == \null ? 0 : present[w]);
   @*/
@@ -215,9 +218,8 @@ static struct hvipi_words hvipi_read_words(const unsigned long *mask,
 {
 	struct hvipi_words r;
 
-	r.m = HVIPI_READ_ONCE(mask[w]);
-	r.p = present ? HVIPI_READ_ONCE(present[w]) : 0;
-	/*@ ghost hvipi_words_next = w + 1; */
+	r.m = hvipi_load_mask(mask, w);
+	r.p = present ? hvipi_load_present(present, w) : 0;
 	HVIPI_AFTER_READ(mask, present, w, r);
 	return r;
 }
@@ -450,7 +452,10 @@ static bool hvipi_word_target(unsigned long word, uint32_t base, uint32_t cpu,
   @ requires nonzero: word != 0;
   @ requires ident: vp_ident >= base + 64 ==> end == base + 64 &&
   @   \forall integer c; base <= c < end ==> vp_index[c] == c;
-  @ assigns s->word[0 .. 63], s->banks, s->any, s->unknown, s->high, s->huge;
+  @ requires read_once: hvipi_vp_next <= base;
+  @ assigns s->word[0 .. 63], s->banks, s->any, s->unknown, s->high, s->huge,
+  @   hvipi_vp_next;
+  @ ensures read_once: hvipi_vp_next <= end;
   @ ensures words: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 ==>
   @   (bit64(s->word[k], i) <==> (bit64(\old(s->word[k]), i) ||
   @    word_vp(word, base, end, vp_index, self, exclude_self, 64 * k + i)));
@@ -531,8 +536,9 @@ static void hvipi_collect_word(struct hvipi_set *s, unsigned long word,
 	  @   \exists integer c; c < cpu &&
 	  @     word_target(word, base, end, self, exclude_self, c) &&
 	  @     4096 <= vp_index[c] < HVIPI_VP_INVAL);
+	  @ loop invariant read_once: hvipi_vp_next <= cpu;
 	  @ loop assigns cpu, vp, s->word[0 .. 63], s->banks, s->any, s->unknown,
-	  @   s->high, s->huge;
+	  @   s->high, s->huge, hvipi_vp_next;
 	  @ loop variant end - cpu;
 	  @*/
 	for (cpu = base; cpu < end; cpu++) {
@@ -558,7 +564,7 @@ static void hvipi_collect_word(struct hvipi_set *s, unsigned long word,
 		  @   <==> (word_bank(word, base, cpu, vp_index, self, exclude_self, k) ||
 		  @         (vp_index[cpu] < 4096 && vp_index[cpu] / 64 == k)); */
 		s->any = true;
-		vp = HVIPI_READ_ONCE(vp_index[cpu]);
+		vp = hvipi_load_vp(vp_index, cpu);
 		hvipi_add_vp(s, vp);
 	}
 	/*@ assert done: cpu == end; */
@@ -622,8 +628,9 @@ static bool hvipi_same_word(bool same, unsigned long a, unsigned long p,
   @ requires present == \null ||
   @   \separated(s, present + (0 .. mask_words(nr_cpu_ids) - 1));
   @ requires ident: vp_ident <= nr_cpu_ids && vp_identity(vp_index, vp_ident);
-  @ requires read_once: hvipi_words_next == 0;
-  @ assigns *s, hvipi_words_next;
+  @ requires read_once: hvipi_words_next == 0 && hvipi_present_next == 0 &&
+  @   hvipi_vp_next == 0;
+  @ assigns *s, hvipi_words_next, hvipi_present_next, hvipi_vp_next;
   @ ensures read_once: hvipi_words_next == mask_words(nr_cpu_ids);
   @ ensures words: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 ==>
   @   (bit64(s->word[k], i) <==> vp_target{Pre}(HVIPI_SEND, 64 * k + i));
@@ -662,6 +669,8 @@ static void hvipi_collect(struct hvipi_set *s, const unsigned long *mask,
 	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
 	  @ loop invariant at_word: cpu % 64 == 0 || cpu == nr_cpu_ids;
 	  @ loop invariant read_once: hvipi_words_next == mask_words(cpu);
+	  @ loop invariant present_once: hvipi_present_next <= hvipi_words_next;
+	  @ loop invariant vp_once: hvipi_vp_next <= cpu;
 	  @ loop invariant words: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 ==>
 	  @   (bit64(s->word[k], i) <==> vp_seen{Pre}(HVIPI_SEND, cpu, 64 * k + i));
 	  @ loop invariant banks: \forall integer k; 0 <= k < 64 ==>
@@ -676,7 +685,8 @@ static void hvipi_collect(struct hvipi_set *s, const unsigned long *mask,
 	  @   target{Pre}(HVIPI_SEND, c) && 4096 <= vp_index[c] < HVIPI_VP_INVAL;
 	  @ loop invariant same: s->same <==> (present != \null &&
 	  @   \forall integer c; 0 <= c < cpu ==> (cpu_in{Pre}(mask, c) <==> cpu_in{Pre}(present, c)));
-	  @ loop assigns cpu, *s, hvipi_words_next;
+	  @ loop assigns cpu, *s, hvipi_words_next, hvipi_present_next,
+	  @   hvipi_vp_next;
 	  @ loop variant nr_cpu_ids - cpu;
 	  @*/
 	while (cpu < nr_cpu_ids) {
@@ -704,8 +714,7 @@ static void hvipi_collect(struct hvipi_set *s, const unsigned long *mask,
 			  @ loop variant last - w;
 			  @*/
 			for (;;) {
-				m = HVIPI_READ_ONCE(mask[w]);
-				/*@ ghost hvipi_words_next = w + 1; */
+				m = hvipi_load_mask(mask, w);
 				HVIPI_AFTER_READ_MASK(mask, (uint32_t)w, m);
 				if (m != 0 || w == last)
 					break;
@@ -1347,6 +1356,8 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 	struct hvipi_set s HVIPI_WRITTEN_FIRST;
 
 	/*@ ghost hvipi_words_next = 0; */
+	/*@ ghost hvipi_present_next = 0; */
+	/*@ ghost hvipi_vp_next = 0; */
 	hvipi_collect(&s, mask, present, nr_cpu_ids, vp_index, vp_ident, self,
 		      exclude_self);
 	/*@ assert dense_v: \forall integer v; 0 <= v < 4096 ==>
@@ -1415,7 +1426,8 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 		hvipi_fallback(plan, HVIPI_FB_BAD_VECTOR);
 		return;
 	}
-	vp = HVIPI_READ_ONCE(vp_index[cpu]);
+	/*@ ghost hvipi_vp_next = 0; */
+	vp = hvipi_load_vp(vp_index, cpu);
 	if (vp == HVIPI_VP_INVAL) {
 		hvipi_fallback(plan, HVIPI_FB_VP_UNKNOWN);
 		return;
@@ -1487,12 +1499,14 @@ uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids)
 {
 	uint32_t cpu = 0;
 
+	/*@ ghost hvipi_vp_next = 0; */
 	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
 	  @ loop invariant ident: vp_identity(vp_index, cpu);
-	  @ loop assigns cpu;
+	  @ loop invariant read_once: hvipi_vp_next <= cpu;
+	  @ loop assigns cpu, hvipi_vp_next;
 	  @ loop variant nr_cpu_ids - cpu;
 	  @*/
-	while (cpu < nr_cpu_ids && HVIPI_READ_ONCE(vp_index[cpu]) == cpu)
+	while (cpu < nr_cpu_ids && hvipi_load_vp(vp_index, cpu) == cpu)
 		cpu++;
 	return cpu;
 }
@@ -1811,6 +1825,8 @@ void hvipi_plan_flush(struct hvipi_flush_plan *plan, const unsigned long *mask,
 	struct hvipi_set s HVIPI_WRITTEN_FIRST;
 
 	/*@ ghost hvipi_words_next = 0; */
+	/*@ ghost hvipi_present_next = 0; */
+	/*@ ghost hvipi_vp_next = 0; */
 	hvipi_collect(&s, mask, present, nr_cpu_ids, vp_index, vp_ident, 0,
 		      false);
 	/*@ assert dense_v: \forall integer v; 0 <= v < 4096 ==>

@@ -20,9 +20,11 @@
  * Each declaration below carries its ACSL contract: what WP proves of it.
  * The logic it uses (targets, the receiver's reading, selection rules) is
  * defined in spec/; a claim's name is the label of its ensures clause.
- * The target set is the one the caller passed, read at entry: the
+ * The target set is the one the caller passed, as the core read it: the
  * postconditions evaluate the predicates over mask and vp_index at label
  * Pre (target{Pre}, \old(vp_index[c])), and the page and plan at exit.
+ * Each cell of those is loaded at most once, by hvipi_load_*() below, so
+ * the state at Pre stands for the values the loads returned.
  */
 #ifndef HVIPI_H
 #define HVIPI_H
@@ -35,11 +37,14 @@
 
 /*
  * One load of a word another CPU may change: in a kernel the compiler may
- * neither repeat nor tear it (READ_ONCE); elsewhere a plain load, which is
- * what Frama-C reasons about.
+ * neither repeat nor tear it (READ_ONCE).  Under Frama-C the load is
+ * volatile, so WP assumes nothing of the value: only the hvipi_load_*()
+ * models below tie a load to the cell it reads.  Elsewhere a plain load.
  */
 #ifdef __KERNEL__
 #define HVIPI_READ_ONCE(x)	READ_ONCE(x)
+#elif defined(__FRAMAC__)
+#define HVIPI_READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 #else
 #define HVIPI_READ_ONCE(x)	(x)
 #endif
@@ -154,6 +159,63 @@ struct hvipi_plan {
  */
 /*@ ghost extern uint32_t hvipi_words_next; */
 
+/*
+ * Ghost cursors of the present-mask and VP-table reads of one call, as
+ * hvipi_words_next is of the mask's: the lowest index a load may still use.
+ */
+/*@ ghost extern uint32_t hvipi_present_next; */
+/*@ ghost extern uint32_t hvipi_vp_next; */
+
+/*
+ * The core's only loads of what another CPU may change: mask word @w,
+ * present word @w and VP table entry @cpu.  Each requires its index at or
+ * above its cursor and moves the cursor past it, so a call never loads a
+ * cell twice (read_once, proven at every call).  The volatile load tells
+ * WP nothing, so first_read is not proven: it is the model that names the
+ * value of a cell's one load as the cell's value at entry, which is sound
+ * because that load is the only one (proofs/ASSUMPTIONS.md, the loads).
+ */
+/*@ requires \valid_read(mask + w);
+  @ requires index: w < 67108864;
+  @ requires read_once: hvipi_words_next <= w;
+  @ assigns hvipi_words_next;
+  @ ensures cursor: hvipi_words_next == w + 1;
+  @ ensures first_read: \result == mask[w];
+  @*/
+static inline unsigned long hvipi_load_mask(const unsigned long *mask,
+					    size_t w)
+{
+	/*@ ghost hvipi_words_next = (uint32_t)(w + 1); */
+	return HVIPI_READ_ONCE(mask[w]);
+}
+
+/*@ requires \valid_read(present + w);
+  @ requires index: w < 67108864;
+  @ requires read_once: hvipi_present_next <= w;
+  @ assigns hvipi_present_next;
+  @ ensures cursor: hvipi_present_next == w + 1;
+  @ ensures first_read: \result == present[w];
+  @*/
+static inline unsigned long hvipi_load_present(const unsigned long *present,
+					       size_t w)
+{
+	/*@ ghost hvipi_present_next = (uint32_t)(w + 1); */
+	return HVIPI_READ_ONCE(present[w]);
+}
+
+/*@ requires \valid_read(vp_index + cpu);
+  @ requires index: cpu < 4294967295;
+  @ requires read_once: hvipi_vp_next <= cpu;
+  @ assigns hvipi_vp_next;
+  @ ensures cursor: hvipi_vp_next == cpu + 1;
+  @ ensures first_read: \result == vp_index[cpu];
+  @*/
+static inline uint32_t hvipi_load_vp(const uint32_t *vp_index, uint32_t cpu)
+{
+	/*@ ghost hvipi_vp_next = cpu + 1; */
+	return HVIPI_READ_ONCE(vp_index[cpu]);
+}
+
 /* The target set of a send, as the spec's predicates take it. */
 #define HVIPI_SEND mask, nr_cpu_ids, vp_index, self, exclude_self
 
@@ -204,7 +266,8 @@ struct hvipi_plan {
   @ requires separated_present: present == \null ||
   @   \separated(present + (0 .. mask_words(nr_cpu_ids) - 1),
   @               plan, page + (0 .. page_size / 8 - 1));
-  @ assigns *plan, page[0 .. page_size / 8 - 1], hvipi_words_next;
+  @ assigns *plan, page[0 .. page_size / 8 - 1], hvipi_words_next,
+  @   hvipi_present_next, hvipi_vp_next;
   @
   @ ensures read_once: hvipi_words_next == mask_words(nr_cpu_ids);
   @ ensures reason_iff_fallback:
@@ -335,7 +398,7 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
  * passes it as hvipi_plan_mask()'s @vp_ident.
  */
 /*@ requires table_valid: \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
-  @ assigns \nothing;
+  @ assigns hvipi_vp_next;
   @ ensures bound: \result <= nr_cpu_ids;
   @ ensures ident_prefix: vp_identity(vp_index, \result);
   @ ensures longest: \result < nr_cpu_ids ==> vp_index[\result] != \result;
@@ -352,7 +415,7 @@ uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids);
   @ requires page_valid: page == \null || \valid(page + (0 .. page_size / 8 - 1));
   @ requires separated: \separated(plan, vp_index + (0 .. nr_cpu_ids - 1),
   @   page + (0 .. page_size / 8 - 1));
-  @ assigns *plan, page[0 .. page_size / 8 - 1];
+  @ assigns *plan, page[0 .. page_size / 8 - 1], hvipi_vp_next;
   @
   @ ensures reason_iff_fallback:
   @   (plan->reason == HVIPI_FB_NONE) <==> (plan->kind != HVIPI_PLAN_FALLBACK);
@@ -447,7 +510,7 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 #define HVIPI_CTL_FAST_SEND_IPI	0x1000bull	/* SEND_IPI, fast, no var header */
 
 /*@ requires table_valid: \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
-  @ assigns \nothing;
+  @ assigns hvipi_vp_next;
   @ ensures well_formed: ctl_is(HVIPI_CTL_FAST_SEND_IPI, HVIPI_CALL_SEND_IPI, 1, 0);
   @ ensures fast_exact: \result != 0 <==> (cpu < nr_cpu_ids &&
   @   hint_cluster(hints) && vector_ok(vector) && vp_index[cpu] < 64);
@@ -464,7 +527,8 @@ static inline uint64_t hvipi_fast_one(uint32_t cpu, uint32_t nr_cpu_ids,
 	if (cpu >= nr_cpu_ids || !(hints & HVIPI_HINT_CLUSTER_IPI) ||
 	    vector < HVIPI_VECTOR_MIN || vector > HVIPI_VECTOR_MAX)
 		return 0;
-	vp = HVIPI_READ_ONCE(vp_index[cpu]);
+	/*@ ghost hvipi_vp_next = 0; */
+	vp = hvipi_load_vp(vp_index, cpu);
 	if (vp >= HVIPI_FAST_VP_LIMIT)
 		return 0;
 	/*@ assert one_bit: \forall integer v; 0 <= v < 64 ==>
@@ -709,7 +773,8 @@ struct hvipi_flush_plan {
   @   \separated(present + (0 .. mask_words(nr_cpu_ids) - 1),
   @               plan, page + (0 .. page_size / 8 - 1));
   @ requires space_cr3: cr3_space(space);
-  @ assigns *plan, page[0 .. page_size / 8 - 1], hvipi_words_next;
+  @ assigns *plan, page[0 .. page_size / 8 - 1], hvipi_words_next,
+  @   hvipi_present_next, hvipi_vp_next;
   @
   @ ensures read_once: hvipi_words_next == mask_words(nr_cpu_ids);
   @ ensures reason_iff_fallback:

@@ -1325,19 +1325,22 @@ UNWRAP = (('spec/hvipi_flush.h', 'RepControl'),
 #  - hvipi_collect()'s ghost local `from` (the start of its pass over empty
 #    words), declared in an inner block, which E-ACSL instruments but does
 #    not declare; the core never reads it.
-#  - the read_once cursor hvipi_words_next and its updates: E-ACSL turns
-#    ghost code into code only in the functions it instruments, and
-#    hvipi_collect() (EACSL_EXCLUDE), whose pass over empty words moves the
-#    cursor, is not one of them; as plain C every update runs and the
-#    postcondition read_once is checked on the cursor the core moved.
+#  - the read_once cursors (hvipi_words_next, hvipi_present_next,
+#    hvipi_vp_next) and their updates: E-ACSL turns ghost code into code
+#    only in the functions it instruments, and hvipi_collect()
+#    (EACSL_EXCLUDE), whose loads move the cursors, is not one of them; as
+#    plain C every update runs and the postcondition read_once is checked
+#    on the cursor the core moved.
 GHOST_TO_C = (
     ('src/hvipi.c', r'/\*@ ghost uint32_t from = cpu; \*/',
      'uint32_t from = cpu; (void)from; /* ghost in src/ */', 1),
-    ('src/hvipi.h', r'/\*@ ghost extern uint32_t hvipi_words_next; \*/',
-     'extern uint32_t hvipi_words_next; /* ghost in src/ */', 1),
-    ('src/hvipi.c', r'/\*@ ghost uint32_t hvipi_words_next; \*/',
-     'uint32_t hvipi_words_next; /* ghost in src/ */', 1),
-    ('src/hvipi.c', r'/\*@ ghost (hvipi_words_next = [^;]*;) \*/',
+    ('src/hvipi.h', r'/\*@ ghost extern uint32_t (hvipi_\w+_next); \*/',
+     r'extern uint32_t \1; /* ghost in src/ */', 3),
+    ('src/hvipi.c', r'/\*@ ghost uint32_t (hvipi_\w+_next); \*/',
+     r'uint32_t \1; /* ghost in src/ */', 3),
+    ('src/hvipi.c', r'/\*@ ghost (hvipi_\w+_next = [^;]*;) \*/',
+     r'\1 /* ghost in src/ */', 0),
+    ('src/hvipi.h', r'/\*@ ghost (hvipi_\w+_next = [^;]*;) \*/',
      r'\1 /* ghost in src/ */', 0),
 #  - the ghost functions (hvipi_set_bit() and its steps, hvipi_bits_gap()):
 #    E-ACSL 25 drops their locals and would not compile them.  They are
