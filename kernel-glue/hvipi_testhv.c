@@ -166,11 +166,21 @@ bool hvipi_testhv_requested(void)
 static void thv_deliver(unsigned int cpu, u32 vector)
 {
 	/*
+	 * An xAPIC send writes ICR2 (the destination), then ICR.  A call
+	 * from NMI context may have interrupted a send between the two: put
+	 * ICR2 back, as a real hypervisor never touches the guest's APIC.
+	 */
+	bool icr2_kept = in_nmi() && !x2apic_mode;
+	u32 icr2 = icr2_kept ? native_apic_mem_read(APIC_ICR2) : 0;
+
+	/*
 	 * The original send_IPI_mask: flat, physical flat and x2APIC all
 	 * write the ICR directly; the original send_IPI may go back through
 	 * apic->send_IPI_mask (default_send_IPI_single), i.e. to hvipi.
 	 */
 	thv.saved.send_IPI_mask(cpumask_of(cpu), (int)vector);
+	if (icr2_kept)
+		native_apic_mem_write(APIC_ICR2, icr2);
 	this_cpu_inc(thv.pcpu->delivered);
 }
 

@@ -24,6 +24,18 @@ done
 echo "HVIPI-INIT cpus=$(nproc) hotplug:$online load=$secs s kernel=$(uname -r)"
 /hvipi_load "$secs" >/tmp/load.out 2>&1 &
 load=$!
+# A lost IPI can also leave a task spinning where no detector looks (a
+# CPU waiting for a call-function reply): if init is not done a minute
+# after the run, print every CPU's backtrace and the blocked tasks, then
+# crash, so the boot fails at once and says where it stood.
+(
+	sleep $((secs + 60))
+	echo "HVIPI-INIT watchdog: init not done $((secs + 60)) s after the start of the run"
+	echo l >/proc/sysrq-trigger
+	echo w >/proc/sysrq-trigger
+	sleep 2
+	echo c >/proc/sysrq-trigger
+) &
 # CPU hotplug, one CPU at a time, while the workload runs
 cycles=0
 end=$(($(date +%s) + secs - 2))

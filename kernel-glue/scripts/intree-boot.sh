@@ -297,6 +297,11 @@ for run in $RUNS; do
 		grep -a -e '^not ok' -e '# hv_testhv:' -e '# hv_hvipi: pass' -e 'HVIPI-LOAD' \
 			-e 'not taken in' -e 'hv_testhv: refused' "$log" | grep -v 'counts ' | head -n 20
 		grep -a -m 1 -A 12 -E "$splat_re" "$log"
+		# init's watchdog: where each CPU stood; an OOM: the memory
+		grep -a -E 'HVIPI-INIT watchdog|NMI backtrace for cpu|\] (CPU: [0-9]+ PID|RIP: )' "$log" | head -n 24
+		grep -a -m 1 -A 4 'Mem-Info:' "$log"
+		echo "the boot's last lines:"
+		tail -n 6 "$log"
 	} | sed "s/^/  [$run] /" | tee -a "$RES/intree-boot.fails"
 done
 finish
