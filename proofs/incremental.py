@@ -116,9 +116,11 @@ def fingerprints(top=TOP):
     return out
 
 
-def split_log(path, fns):
+def split_log(path, fns, owner):
     """{function: [lines]} of a WP log: each goal line with the prover
-    lines under it, and the smoke-test lines."""
+    lines under it, and the smoke-test lines.  @owner maps a report's
+    property to its function: a dead-call smoke test is named after the
+    callee (typed_<callee>_wp_smoke_dead_call_s<n>), not the caller."""
     out = {}
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -129,7 +131,8 @@ def split_log(path, fns):
     for line in lines:
         m = gate.GOAL_RE.match(line) or gate.SMOKE_RE.match(line)
         if m:
-            cur = gate.property_of(m.group(2), fns)
+            name = m.group(2)
+            cur = owner.get(name[len("typed_"):]) or gate.property_of(name, fns)
             if cur:
                 out.setdefault(cur, []).append(line)
         elif cur and line[:1] in (" ", "\t"):
@@ -168,7 +171,11 @@ def save(outdir):
             ("main", r"wp-report-(\d+|reused)\.json", r"wp-(\d+|reused)\.log"),
             ("retry", r"wp-retry(-\d+|-reused)?\.json", r"wp-retry(-\d+|-reused)?\.log")):
         reports = [load(os.path.join(outdir, r)) or {} for r in matching(rep_re)]
-        logs = [split_log(os.path.join(outdir, lg), fns) for lg in matching(log_re)]
+        owner = {prop: fn for rep in reports
+                 for fn, node in rep.get("wp:functions", {}).items()
+                 for prop, _ in gate.properties(node)}
+        logs = [split_log(os.path.join(outdir, lg), fns, owner)
+                for lg in matching(log_re)]
         kinds[kind] = (reports, logs)
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     saved = 0
