@@ -46,7 +46,7 @@ define ensure
 endef
 
 .PHONY: prove test deps-prove deps-test kernel qemu-test intree-boot fuzz clean bench
-.PHONY: replay replay-test refresh-cache report diversity mutants smoke-faults
+.PHONY: replay replay-test refresh-cache report diversity mutants mutants-status smoke-faults
 
 prove: deps-prove
 	sh proofs/prove.sh $(BUILD)
@@ -147,18 +147,27 @@ report:
 	python3 proofs/report.py --build $(BUILD) || rc=1; exit $$rc
 
 # Fails when proofs/PROOF_REPORT.md or README.md's proof numbers no longer
-# match the sources and proofs/cache/ (no solver, no WP run; about a
-# second); CI runs it first.  make report regenerates them.
+# match the sources and proofs/cache/, or proofs/MUTANTS.md's table of the
+# mutants on today's sources no longer matches the committed runs (no
+# solver, no WP run; about a second); CI runs it first.  make report and
+# proofs/mutants/status.py --write regenerate them.
 .PHONY: report-check
 report-check:
 	$(call ensure,python3)
-	python3 proofs/report.py --check
+	@rc=0; python3 proofs/report.py --check || rc=1; \
+	python3 proofs/mutants/status.py --check || rc=1; exit $$rc
 
 diversity: deps-prove
 	sh proofs/diversity.sh $(BUILD)
 
 mutants: deps-prove
 	python3 proofs/mutants/run.py --build $(BUILD) $(if $(MUTANTS),--only $(MUTANTS)) $(if $(MUTANTS_FULL),--full)
+
+# Which mutants the committed runs (proofs/mutants/*-run.json) kill on
+# these sources (their manifest digest); fails unless all are.  No WP run.
+mutants-status:
+	$(call ensure,python3)
+	python3 proofs/mutants/status.py
 
 smoke-faults: deps-prove
 	$(call ensure,patch)
