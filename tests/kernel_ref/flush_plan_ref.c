@@ -226,9 +226,10 @@ static bool run_case(const struct fcase *k)
 	uint32_t hints = (k->nohint ? 0 : HVIPI_HINT_REMOTE_FLUSH) |
 			 (k->ex ? HVIPI_HINT_EX_MASKS : 0);
 	uint32_t words = k->psize / 8u;
-	uint32_t i, hdr = 0, cap, need, ident = k->ident ? hvipi_vp_ident(vp, k->nr) : 0;
+	uint32_t i, hdr = 0, cap, ident = k->ident ? hvipi_vp_ident(vp, k->nr) : 0;
 	uint64_t end = k->whole ? TOP : k->end;
 	uint32_t lreps, lhdr;
+	uint64_t need;
 	bool list_want;
 
 	cases++;
@@ -281,8 +282,9 @@ static bool run_case(const struct fcase *k)
 			return fail(k, &p, "flags or address space");
 		hdr = ex ? 4u + p.banks : 3u;
 		cap = words - hdr < 4095u ? words - hdr : 4095u;
+		/* 64 bits: a range near the top of the address space needs 2^40 */
 		need = k->whole || k->end <= k->start ? 0 :
-		       (uint32_t)(((k->end - 1) / 4096 - k->start / 4096) / 4096 + 1);
+		       ((k->end - 1) / 4096 - k->start / 4096) / 4096 + 1;
 		list_want = !k->whole && need <= cap;
 		if (list_want != HVIPI_FLUSH_IS_LIST(&p) || (list_want && p.gvas != need))
 			return fail(k, &p, "List/Space choice or entry count");
