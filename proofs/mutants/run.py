@@ -333,6 +333,14 @@ def confirm(rec, m, d, cmd, failed, env, tries=3):
                      f"unproved at {timeout} s")
 
 
+def manifest(top=TOP):
+    """The manifest of the sources (proofs/manifest.sh, as in
+    proofs/cache/MANIFEST) and its sha256, which names them in a run."""
+    man = subprocess.run(["sh", os.path.join(top, "proofs/manifest.sh"), top],
+                         capture_output=True, text=True, check=False).stdout
+    return man, hashlib.sha256(man.encode()).hexdigest()
+
+
 def explained(mid):
     try:
         with open(os.path.join(TOP, "proofs/MUTANTS.md"), encoding="utf-8") as f:
@@ -420,9 +428,7 @@ def main():
     # The run names the sources it mutated: the digest of their manifest
     # (proofs/manifest.sh, as in proofs/cache/MANIFEST), printed and kept
     # in results.json, so that MUTANTS.md can say which sources a kill is for.
-    man = subprocess.run(["sh", os.path.join(TOP, "proofs/manifest.sh")],
-                         capture_output=True, text=True, check=False).stdout
-    digest = hashlib.sha256(man.encode()).hexdigest()
+    man, digest = manifest()
     print(f"mutants: sources' manifest sha256 {digest}", flush=True)
     # A kill means something only if the unmutated function proves.
     proven_src = False

@@ -10,22 +10,14 @@
 
 import argparse
 import glob
-import hashlib
 import json
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import run  # noqa: E402  (the spec parser of make mutants)
-
-
-def manifest_digest(top=TOP):
-    man = subprocess.run(["sh", os.path.join(top, "proofs/manifest.sh"), top],
-                         capture_output=True, text=True, check=True).stdout
-    return hashlib.sha256(man.encode()).hexdigest()
 
 
 def records(digest, pattern=os.path.join(HERE, "*-run.json")):
@@ -49,8 +41,6 @@ def records(digest, pattern=os.path.join(HERE, "*-run.json")):
 def verdict(m, recs):
     """(state, record, file) of one mutant: killed, equivalent, survived,
     conflict (two runs on these sources disagree) or not-run."""
-    if not recs:
-        return "not-run", None, None
     # A record names the mutant's function and fault class; one whose spec
     # has changed since is not a run of today's mutant.
     recs = [(f, r) for f, r in recs
@@ -74,7 +64,7 @@ def verdict(m, recs):
 
 def status(top=TOP):
     """(digest, [(mutant, state, record, run file)]) for every mutant."""
-    digest = manifest_digest(top)
+    _, digest = run.manifest(top)
     recs = records(digest)
     mutants = run.parse_specs(os.path.join(HERE, "mutants.txt"))
     return digest, [(m,) + verdict(m, recs.get(m["id"], [])) for m in mutants]
@@ -97,10 +87,10 @@ def summary_line(digest, rows):
                 f"{count.get('not-run', 0) + count.get('error', 0)} not run on them")
 
 
-def block(digest, rows):
-    """The generated part of proofs/MUTANTS.md: every mutant's state on
-    the current sources, its witness and the run that killed it."""
-    _, line = summary_line(digest, rows)
+def block(line, rows):
+    """The generated part of proofs/MUTANTS.md: the summary LINE, then every
+    mutant's state on the current sources, its witness and the run that
+    killed it."""
     out = [BEGIN, "", f"**{line}.**", "",
            "| mutant | function | witness (first goal not proved) | s | run |",
            "| --- | --- | --- | ---: | --- |"]
@@ -140,7 +130,7 @@ def main():
         except (OSError, ValueError) as e:
             print(f"mutants-status: FAIL: {e}")
             return 1
-        new = block(digest, rows)
+        new = block(line, rows)
         if args.write:
             with open(DOC, "w", encoding="utf-8") as f:
                 f.write(head + new + tail)
