@@ -335,9 +335,10 @@ def confirm(rec, m, d, cmd, failed, env, tries=3):
 
 def manifest(top=TOP):
     """The manifest of the sources (proofs/manifest.sh, as in
-    proofs/cache/MANIFEST) and its sha256, which names them in a run."""
+    proofs/cache/MANIFEST) and its sha256, which names them in a run.
+    Raises when manifest.sh fails: no digest of an empty manifest."""
     man = subprocess.run(["sh", os.path.join(top, "proofs/manifest.sh"), top],
-                         capture_output=True, text=True, check=False).stdout
+                         capture_output=True, text=True, check=True).stdout
     return man, hashlib.sha256(man.encode()).hexdigest()
 
 
