@@ -107,6 +107,25 @@
     lemma shift_bits:
       \forall integer w, k; u64(w) && 0 <= k ==> shifted_bits(w, k, w >> k);
   }
+  // Clearing a set bit with an XOR (hvipi_own_word() drops an excluded
+  // self so).  In their own block, keyed on flipped, so that only the
+  // goals that flip a bit see them: as hypotheses of every bit64 goal
+  // they slowed hvipi_encode_flush_ex's bit_coverage past its timeout.
+  axiomatic FlipBit {
+    // x is w with bit j flipped.
+    predicate flipped(integer w, integer j, integer x) = x == (w ^ (1 << j));
+
+    // XORing two words: bit b is set iff it is set in one only ...
+    lemma flip_xor:
+      \forall integer w, j, x, b; flipped(w, j, x) && u64(w) &&
+        0 <= j < 64 && 0 <= b < 64 ==>
+        (bit64(x, b) <==> (bit64(w, b) <==> !bit64(1 << j, b)));
+
+    // ... and 1 << j has bit j alone.
+    lemma flip_one:
+      \forall integer w, j, x, b; flipped(w, j, x) && 0 <= j < 64 &&
+        0 <= b < 64 ==> (bit64(1 << j, b) <==> b == j);
+  }
   // A non-zero word has a set bit: the witness the word path of
   // hvipi_collect_word() needs, found by a ghost binary search over the
   // number w >> n (hvipi_set_bit(), never compiled).  The provers know

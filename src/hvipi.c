@@ -169,6 +169,12 @@ struct hvipi_words {
 	unsigned long p;	/* 0 when there is no present mask */
 };
 
+/* The first non-empty mask word from some index on, or the last word. */
+struct hvipi_found {
+	size_t w;
+	unsigned long m;
+};
+
 /*@ ghost uint32_t hvipi_words_next; */
 /*@ ghost uint32_t hvipi_present_next; */
 /*@ ghost uint32_t hvipi_vp_next; */
@@ -222,6 +228,77 @@ static struct hvipi_words hvipi_read_words(const unsigned long *mask,
 	r.p = present ? hvipi_load_present(present, w) : 0;
 	HVIPI_AFTER_READ(mask, present, w, r);
 	return r;
+}
+
+/*
+ * Mask words @w .. @last, read alone in order until the first non-empty one
+ * (or @last, which is returned whatever it holds).  Four words per bound
+ * test: a sparse mask of thousands of CPUs is mostly empty words.
+ */
+/*@ requires \valid_read(mask + (w .. last));
+  @ requires index: w <= last < 67108864;
+  @ requires read_once: hvipi_words_next <= w;
+  @ assigns hvipi_words_next;
+  @ ensures found: w <= \result.w <= last;
+  @ ensures skipped: \forall integer j; w <= j < \result.w ==> mask[j] == 0;
+  @ ensures word: \result.m == mask[\result.w];
+  @ ensures first: \result.m != 0 || \result.w == last;
+  @ ensures read_once: hvipi_words_next == \result.w + 1;
+  @*/
+static struct hvipi_found hvipi_skip_empty(const unsigned long *mask,
+					   size_t w, size_t last)
+{
+	struct hvipi_found f;
+
+	/*@ loop invariant \at(w, Pre) <= w <= last;
+	  @ loop invariant skipped: \forall integer j;
+	  @   \at(w, Pre) <= j < w ==> mask[j] == 0;
+	  @ loop invariant read_once: hvipi_words_next <= w;
+	  @ loop assigns w, f.m, hvipi_words_next;
+	  @ loop variant last - w;
+	  @*/
+	while (w + 3u < last) {
+		f.m = hvipi_load_mask(mask, w);
+		HVIPI_AFTER_READ_MASK(mask, (uint32_t)w, f.m);
+		if (f.m != 0)
+			goto out;
+		f.m = hvipi_load_mask(mask, w + 1u);
+		HVIPI_AFTER_READ_MASK(mask, (uint32_t)(w + 1u), f.m);
+		if (f.m != 0) {
+			w += 1u;
+			goto out;
+		}
+		f.m = hvipi_load_mask(mask, w + 2u);
+		HVIPI_AFTER_READ_MASK(mask, (uint32_t)(w + 2u), f.m);
+		if (f.m != 0) {
+			w += 2u;
+			goto out;
+		}
+		f.m = hvipi_load_mask(mask, w + 3u);
+		HVIPI_AFTER_READ_MASK(mask, (uint32_t)(w + 3u), f.m);
+		if (f.m != 0) {
+			w += 3u;
+			goto out;
+		}
+		w += 4u;
+	}
+	/*@ loop invariant \at(w, Pre) <= w <= last;
+	  @ loop invariant skipped: \forall integer j;
+	  @   \at(w, Pre) <= j < w ==> mask[j] == 0;
+	  @ loop invariant read_once: hvipi_words_next <= w;
+	  @ loop assigns w, f.m, hvipi_words_next;
+	  @ loop variant last - w;
+	  @*/
+	for (;;) {
+		f.m = hvipi_load_mask(mask, w);
+		HVIPI_AFTER_READ_MASK(mask, (uint32_t)w, f.m);
+		if (f.m != 0 || w == last)
+			break;
+		w++;
+	}
+out:
+	f.w = w;
+	return f;
 }
 
 /*
@@ -424,17 +501,36 @@ static bool hvipi_word_path(uint32_t base, uint32_t vp_ident, uint32_t self,
 	       base < HVIPI_VP_LIMIT && !(exclude_self && self / 64u == base / 64u);
 }
 
-/* CPU @cpu of the word of CPUs @base .. @base + 63 is a target. */
+/*
+ * The target CPUs of the word of CPUs @base .. @base + 63: @word less the
+ * bit of @self when it is excluded, so that the pass CPU by CPU tests one
+ * bit per CPU.
+ */
+/*@ assigns \nothing;
+  @ ensures own: \forall integer i; 0 <= i < 64 ==>
+  @   (bit64(\result, i) <==> (bit64(word, i) &&
+  @    (exclude_self == 0 || base + i != self)));
+  @*/
+static unsigned long hvipi_own_word(unsigned long word, uint32_t base,
+				    uint32_t self, bool exclude_self)
+{
+	if (exclude_self && self >= base && self - base < 64u &&
+	    ((word >> (self - base)) & 1u) != 0) {
+		/*@ assert flip: flipped(word, self - base,
+		  @   word ^ (1ul << (self - base))); */
+		return word ^ (1ul << (self - base));
+	}
+	return word;
+}
+
+/* CPU @cpu's bit of @own, the word of CPUs @base .. @base + 63. */
 /*@ requires base <= cpu < base + 64;
   @ assigns \nothing;
-  @ ensures rule: \result <==> (bit64(word, cpu - base) &&
-  @   (exclude_self == 0 || cpu != self));
+  @ ensures bit: \result <==> bit64(own, cpu - base);
   @*/
-static bool hvipi_word_target(unsigned long word, uint32_t base, uint32_t cpu,
-			      uint32_t self, bool exclude_self)
+static bool hvipi_cpu_bit(unsigned long own, uint32_t base, uint32_t cpu)
 {
-	return ((word >> (cpu - base)) & 1u) != 0 &&
-	       !(exclude_self && cpu == self);
+	return ((own >> (cpu - base)) & 1u) != 0;
 }
 
 /*
@@ -480,6 +576,7 @@ static void hvipi_collect_word(struct hvipi_set *s, unsigned long word,
 			       uint32_t self, bool exclude_self)
 {
 	uint32_t cpu, vp;
+	unsigned long own;
 
 	if (hvipi_word_path(base, vp_ident, self, exclude_self)) {
 		/*@ ghost uint32_t first = hvipi_set_bit(word); */
@@ -514,6 +611,10 @@ static void hvipi_collect_word(struct hvipi_set *s, unsigned long word,
 		s->any = true;
 		return;
 	}
+	own = hvipi_own_word(word, base, self, exclude_self);
+	/*@ assert own_targets: \forall integer c; base <= c < end ==>
+	  @   (word_target(word, base, end, self, exclude_self, c) <==>
+	  @    bit64(own, c - base)); */
 	/*@ loop invariant base <= cpu <= end;
 	  @ loop invariant words: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 ==>
 	  @   (bit64(s->word[k], i) <==> (bit64(\at(s->word[k], Pre), i) ||
@@ -542,7 +643,7 @@ static void hvipi_collect_word(struct hvipi_set *s, unsigned long word,
 	  @ loop variant end - cpu;
 	  @*/
 	for (cpu = base; cpu < end; cpu++) {
-		if (!hvipi_word_target(word, base, cpu, self, exclude_self)) {
+		if (!hvipi_cpu_bit(own, base, cpu)) {
 			/*@ assert not_target:
 			  @   !word_target(word, base, end, self, exclude_self, cpu); */
 			/*@ assert skip_step: \forall integer v;
@@ -577,7 +678,10 @@ static void hvipi_collect_word(struct hvipi_set *s, unsigned long word,
   @*/
 static uint32_t hvipi_word_end(uint32_t cpu, uint32_t nr)
 {
-	return nr - cpu <= 64u ? nr : cpu + 64u;
+	/* 64 bits: no wrap, whatever cpu a caller's analysis allows */
+	uint64_t end = (uint64_t)cpu + 64u;
+
+	return end < nr ? (uint32_t)end : nr;
 }
 
 /*
@@ -697,30 +801,16 @@ static void hvipi_collect(struct hvipi_set *s, const unsigned long *mask,
 		if (!s->same) {
 			/*
 			 * The present mask decides nothing more: read mask
-			 * words alone, from word from / 64 on, and pass over
-			 * the empty ones to the first non-empty one or the
-			 * last (each read once, in order, as
-			 * hvipi_read_words() reads).
+			 * words alone and pass over the empty ones to the
+			 * first non-empty one or the last.
 			 */
-			/* size_t: the index is the address step, no extension */
-			size_t w = cpu / 64u, last = (nr_cpu_ids - 1u) / 64u;
+			struct hvipi_found f;
 			/*@ ghost uint32_t from = cpu; */
 
-			/*@ loop invariant from / 64 <= w <= last;
-			  @ loop invariant skipped: \forall integer j;
-			  @   from / 64 <= j < w ==> ulong_at{Pre}(mask, j) == 0;
-			  @ loop invariant read_once: hvipi_words_next <= w;
-			  @ loop assigns w, m, hvipi_words_next;
-			  @ loop variant last - w;
-			  @*/
-			for (;;) {
-				m = hvipi_load_mask(mask, w);
-				HVIPI_AFTER_READ_MASK(mask, (uint32_t)w, m);
-				if (m != 0 || w == last)
-					break;
-				w++;
-			}
-			cpu = 64u * (uint32_t)w;
+			f = hvipi_skip_empty(mask, cpu / 64u,
+					     (nr_cpu_ids - 1u) / 64u);
+			m = f.m;
+			cpu = 64u * (uint32_t)f.w;
 			/*@ assert skip_start: from == 64 * (from / 64); */
 			/*@ assert skip_word: m == ulong_at{Pre}(mask, cpu / 64); */
 			/*@ assert skip_empty: \forall integer c; from <= c < cpu ==>
