@@ -107,6 +107,21 @@
     lemma shift_bits:
       \forall integer w, k; u64(w) && 0 <= k ==> shifted_bits(w, k, w >> k);
   }
+
+  // Two words that differ differ in a bit (hvipi_diff_bit(), ghost): the
+  // bits of their XOR, keyed as FlipBit is.
+  axiomatic DiffBit {
+    predicate xor_of(integer x, integer y, integer d) = d == (x ^ y);
+
+    lemma xor_bits:
+      \forall integer x, y, d, b; xor_of(x, y, d) && u64(x) && u64(y) &&
+        0 <= b < 64 ==> (bit64(d, b) <==> !(bit64(x, b) <==> bit64(y, b)));
+
+    lemma xor_zero:
+      \forall integer x, y, d; xor_of(x, y, d) && u64(x) && u64(y) &&
+        d == 0 ==> x == y;
+  }
+
   // Clearing a set bit with an XOR (hvipi_own_word() drops an excluded
   // self so).  In their own block, keyed on flipped, so that only the
   // goals that flip a bit see them: as hypotheses of every bit64 goal

@@ -175,6 +175,16 @@ struct hvipi_found {
 	unsigned long m;
 };
 
+/*
+ * What hvipi_compare() read: mask words 0 .. kept - 1, kept in the set's
+ * words, of which 0 .. same - 1 equal their present words.
+ */
+struct hvipi_prefix {
+	uint32_t same;
+	uint32_t kept;
+	bool all;	/* every word agreed, the last holds a target: "all" */
+};
+
 /*@ ghost uint32_t hvipi_words_next; */
 /*@ ghost uint32_t hvipi_present_next; */
 /*@ ghost uint32_t hvipi_vp_next; */
@@ -408,6 +418,19 @@ out:
   @   n = hvipi_set_bit1(w, n, w >> n);
   @   /@ assert odd: at_shift(w, n, w >> n) && (w >> n) % 2 != 0; @/
   @   return n;
+  @ }
+  @*/
+
+/*@ ghost
+  @ /@ requires differ: x != y;
+  @    assigns \nothing;
+  @    ensures witness: 0 <= \result < 64 &&
+  @      !(bit64(x, \result) <==> bit64(y, \result));
+  @ @/
+  @ static uint32_t hvipi_diff_bit(uint64_t x, uint64_t y)
+  @ {
+  @   /@ assert xor: !xor_of(x, y, 0); @/
+  @   return hvipi_set_bit(x ^ y);
   @ }
   @*/
 
@@ -715,12 +738,202 @@ static bool hvipi_same_word(bool same, unsigned long a, unsigned long p,
 	return true;
 }
 
+/* The set's 64 words cleared: the set before any word is read. */
+/*@ requires \valid(s);
+  @ assigns s->word[0 .. 63];
+  @ ensures zero: \forall integer k; 0 <= k < 64 ==> s->word[k] == 0;
+  @*/
+static void hvipi_clear_words(struct hvipi_set *s)
+{
+	uint32_t k;
+
+	/*@ loop invariant 0 <= k <= 64;
+	  @ loop invariant zero: \forall integer j; 0 <= j < k ==> s->word[j] == 0;
+	  @ loop assigns k, s->word[0 .. 63];
+	  @ loop variant 64 - k;
+	  @*/
+	for (k = 0; k < 64u; k++)
+		s->word[k] = 0;
+}
+
 /*
- * The single pass: each word of @mask is read once, in order, and folded
- * into @s.  While @present (when given) has agreed with @mask so far, the
- * two words of an index are read together (hvipi_read_words()); from the
- * first difference on, or with no @present, mask words alone, the empty
- * ones passed over in a tight loop.
+ * One pair of hvipi_compare(): mask word @w, kept in @s, and whether
+ * present word @w is the same.
+ */
+/*@ requires \valid(s);
+  @ requires w < 64;
+  @ requires \valid_read(mask + w) && \valid_read(present + w);
+  @ requires \separated(s, mask + w) && \separated(s, present + w);
+  @ requires read_once: hvipi_words_next <= w && hvipi_present_next <= w;
+  @ assigns s->word[w], hvipi_words_next, hvipi_present_next;
+  @ ensures kept: s->word[w] == mask[w];
+  @ ensures same: \result <==> present[w] == mask[w];
+  @ ensures differ_cpu: !\result ==> \exists integer c;
+  @   64 * w <= c < 64 * w + 64 &&
+  @   !(cpu_in(mask, c) <==> cpu_in(present, c));
+  @ ensures read_once: hvipi_words_next == w + 1 &&
+  @   hvipi_present_next == w + 1;
+  @*/
+static bool hvipi_compare_word(struct hvipi_set *s, const unsigned long *mask,
+			       const unsigned long *present, uint32_t w)
+{
+	struct hvipi_words r;
+
+	r.m = hvipi_load_mask(mask, w);
+	r.p = hvipi_load_present(present, w);
+	HVIPI_AFTER_READ(mask, present, w, r);
+	s->word[w] = r.m;
+	/*@ ghost
+	  @ if (r.m != r.p) {
+	  @   uint32_t d = hvipi_diff_bit(r.m, r.p);
+	  @   /@ assert differ_at: 0 <= d < 64 &&
+	  @      !(bit64(r.m, d) <==> bit64(r.p, d)) &&
+	  @      (64 * w + d) / 64 == w && (64 * w + d) % 64 == d &&
+	  @      !(cpu_in(mask, 64 * w + d) <==> cpu_in(present, 64 * w + d)); @/
+	  @ }
+	  @*/
+	return r.m == r.p;
+}
+
+/*
+ * Mask and present words read in pairs from word 0 while they agree, each
+ * mask word kept in @s->word, the first pair that differs included: the
+ * test for "every present CPU" that costs what a compare of the two masks
+ * costs.  Only words of 64 CPUs that are their own VPs below 4096 are
+ * read, so that a kept word is its bank's word as it stands.
+ */
+/*@ requires \valid(s);
+  @ requires present != \null;
+  @ requires \valid_read(mask + (0 .. vp_ident / 64 - 1));
+  @ requires \valid_read(present + (0 .. vp_ident / 64 - 1));
+  @ requires \separated(s, mask + (0 .. vp_ident / 64 - 1));
+  @ requires \separated(s, present + (0 .. vp_ident / 64 - 1));
+  @ requires read_once: hvipi_words_next == 0 && hvipi_present_next == 0;
+  @ assigns s->word[0 .. 63], hvipi_words_next, hvipi_present_next;
+  @ ensures bound: \result.same <= \result.kept <= 64 &&
+  @   64 * \result.kept <= vp_ident;
+  @ ensures kept: \forall integer j; 0 <= j < \result.kept ==>
+  @   s->word[j] == mask[j];
+  @ ensures same: \forall integer j; 0 <= j < \result.same ==>
+  @   present[j] == mask[j];
+  @ ensures differ: \result.same < \result.kept ==>
+  @   \result.kept == \result.same + 1 &&
+  @   present[\result.same] != mask[\result.same] &&
+  @   \exists integer c; 64 * \result.same <= c < 64 * \result.same + 64 &&
+  @     !(cpu_in(mask, c) <==> cpu_in(present, c));
+  @ ensures rest: \forall integer j; \result.kept <= j < 64 ==>
+  @   s->word[j] == \old(s->word[j]);
+  @ ensures to_top: \result.same == \result.kept ==>
+  @   \result.same == (vp_ident < 4096 ? vp_ident : 4096) / 64;
+  @ ensures read_once: hvipi_words_next == \result.kept &&
+  @   hvipi_present_next <= hvipi_words_next;
+  @*/
+static struct hvipi_prefix hvipi_compare(struct hvipi_set *s,
+					 const unsigned long *mask,
+					 const unsigned long *present,
+					 uint32_t vp_ident)
+{
+	struct hvipi_prefix pre;
+	uint32_t w = 0, top;
+
+	top = (vp_ident < HVIPI_VP_LIMIT ? vp_ident : HVIPI_VP_LIMIT) / 64u;
+	/* Two words a bound test: a big machine's mask is 64 words. */
+	/*@ loop invariant 0 <= w <= top;
+	  @ loop invariant kept: \forall integer j; 0 <= j < w ==>
+	  @   s->word[j] == mask[j] && present[j] == mask[j];
+	  @ loop invariant rest: \forall integer j; w <= j < 64 ==>
+	  @   s->word[j] == \at(s->word[j], Pre);
+	  @ loop invariant read_once: hvipi_words_next == w &&
+	  @   hvipi_present_next == w;
+	  @ loop assigns w, s->word[0 .. 63], hvipi_words_next,
+	  @   hvipi_present_next;
+	  @ loop variant top - w;
+	  @*/
+	while (w + 1u < top) {
+		if (!hvipi_compare_word(s, mask, present, w))
+			goto differ;
+		w++;
+		if (!hvipi_compare_word(s, mask, present, w))
+			goto differ;
+		w++;
+	}
+	if (w < top) {
+		if (!hvipi_compare_word(s, mask, present, w))
+			goto differ;
+		w++;
+	}
+	pre.same = w;
+	pre.kept = w;
+	pre.all = false;
+	return pre;
+differ:
+	pre.same = w;
+	pre.kept = w + 1u;
+	pre.all = false;
+	return pre;
+}
+
+/*
+ * The set's banks and flags for its words 0 .. @kept - 1 as they stand
+ * (mask words hvipi_compare() kept); the words above them are clear.
+ */
+/*@ requires \valid(s);
+  @ requires kept <= 64;
+  @ assigns s->banks, s->any, s->unknown, s->high, s->huge;
+  @ ensures banks: \forall integer k; 0 <= k < 64 ==>
+  @   (bit64(s->banks, k) <==> (k < kept && \exists integer c;
+  @    64 * k <= c < 64 * k + 64 && bit64(s->word[c / 64], c % 64)));
+  @ ensures any: s->any <==> \exists integer c; 0 <= c < 64 * kept &&
+  @   bit64(s->word[c / 64], c % 64);
+  @ ensures high: s->high <==> \exists integer c; 64 <= c < 64 * kept &&
+  @   bit64(s->word[c / 64], c % 64);
+  @ ensures unknown: !s->unknown;
+  @ ensures huge: !s->huge;
+  @*/
+static void hvipi_start_set(struct hvipi_set *s, uint32_t kept)
+{
+	uint32_t k;
+
+	s->banks = 0;
+	s->any = false;
+	s->unknown = false;
+	s->high = false;
+	s->huge = false;
+	/*@ loop invariant 0 <= k <= kept;
+	  @ loop invariant banks: \forall integer j; 0 <= j < 64 ==>
+	  @   (bit64(s->banks, j) <==> (j < k && \exists integer c;
+	  @    64 * j <= c < 64 * j + 64 && bit64(s->word[c / 64], c % 64)));
+	  @ loop invariant any: s->any <==> \exists integer c; 0 <= c < 64 * k &&
+	  @   bit64(s->word[c / 64], c % 64);
+	  @ loop invariant high: s->high <==> \exists integer c; 64 <= c < 64 * k &&
+	  @   bit64(s->word[c / 64], c % 64);
+	  @ loop assigns k, s->banks, s->any, s->high;
+	  @ loop variant kept - k;
+	  @*/
+	for (k = 0; k < kept; k++) {
+		if (s->word[k] == 0) {
+			/*@ assert empty: \forall integer c; 64 * k <= c < 64 * k + 64 ==>
+			  @   c / 64 == k && !bit64(s->word[c / 64], c % 64); */
+			continue;
+		}
+		{
+			/*@ ghost uint32_t i = hvipi_set_bit(s->word[k]); */
+			/*@ assert witness: 0 <= i < 64 && bit64(s->word[k], i) &&
+			  @   (64 * k + i) / 64 == k && (64 * k + i) % 64 == i; */
+		}
+		s->banks |= 1ull << k;
+		s->any = true;
+		s->high |= k != 0;
+	}
+}
+
+/*
+ * The single pass from CPU @cpu on: each word of @mask from @cpu / 64 on
+ * is read once, in order, and folded into @s, which holds the targets of
+ * CPUs 0 .. @cpu - 1.  While @present (when given) has agreed with @mask
+ * so far, the two words of an index are read together
+ * (hvipi_read_words()); from the first difference on, or with no
+ * @present, mask words alone, the empty ones passed over in a tight loop.
  */
 /*@ requires \valid(s);
   @ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
@@ -732,8 +945,23 @@ static bool hvipi_same_word(bool same, unsigned long a, unsigned long p,
   @ requires present == \null ||
   @   \separated(s, present + (0 .. mask_words(nr_cpu_ids) - 1));
   @ requires ident: vp_ident <= nr_cpu_ids && vp_identity(vp_index, vp_ident);
-  @ requires read_once: hvipi_words_next == 0 && hvipi_present_next == 0 &&
-  @   hvipi_vp_next == 0;
+  @ requires at: cpu <= nr_cpu_ids && (cpu % 64 == 0 || cpu == nr_cpu_ids);
+  @ requires read_once: hvipi_words_next == mask_words(cpu) &&
+  @   hvipi_present_next <= hvipi_words_next && hvipi_vp_next <= cpu;
+  @ requires words: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 ==>
+  @   (bit64(s->word[k], i) <==> vp_seen(HVIPI_SEND, cpu, 64 * k + i));
+  @ requires banks: \forall integer k; 0 <= k < 64 ==>
+  @   (bit64(s->banks, k) <==> bank_seen(HVIPI_SEND, cpu, k));
+  @ requires any: s->any <==> \exists integer c; 0 <= c < cpu &&
+  @   target(HVIPI_SEND, c);
+  @ requires unknown: s->unknown <==> \exists integer c; 0 <= c < cpu &&
+  @   target(HVIPI_SEND, c) && vp_index[c] == HVIPI_VP_INVAL;
+  @ requires high: s->high <==> \exists integer c; 0 <= c < cpu &&
+  @   target(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096;
+  @ requires huge: s->huge <==> \exists integer c; 0 <= c < cpu &&
+  @   target(HVIPI_SEND, c) && 4096 <= vp_index[c] < HVIPI_VP_INVAL;
+  @ requires same: s->same <==> (present != \null &&
+  @   \forall integer c; 0 <= c < cpu ==> (cpu_in(mask, c) <==> cpu_in(present, c)));
   @ assigns *s, hvipi_words_next, hvipi_present_next, hvipi_vp_next;
   @ ensures read_once: hvipi_words_next == mask_words(nr_cpu_ids);
   @ ensures words: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 ==>
@@ -747,29 +975,15 @@ static bool hvipi_same_word(bool same, unsigned long a, unsigned long p,
   @   target{Pre}(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096;
   @ ensures same: s->same <==>
   @   (present != \null && same_cpus{Pre}(mask, present, nr_cpu_ids));
+  @ ensures dense_banks: \forall integer k; 0 <= k < 64 ==>
+  @   (bit64(s->banks, k) <==> \exists integer i; 0 <= i < 64 &&
+  @     bit64(s->word[k], i));
   @*/
 static void hvipi_collect(struct hvipi_set *s, const unsigned long *mask,
 			  const unsigned long *present, uint32_t nr_cpu_ids,
 			  const uint32_t *vp_index, uint32_t vp_ident,
-			  uint32_t self, bool exclude_self)
+			  uint32_t self, bool exclude_self, uint32_t cpu)
 {
-	uint32_t k, cpu = 0;
-
-	s->banks = 0;
-	s->any = false;
-	s->unknown = false;
-	s->high = false;
-	s->huge = false;
-	s->same = present != NULL;
-	/*@ loop invariant 0 <= k <= 64;
-	  @ loop invariant zeroed: \forall integer j; 0 <= j < k ==> s->word[j] == 0;
-	  @ loop assigns k, s->word[0 .. 63];
-	  @ loop variant 64 - k;
-	  @*/
-	for (k = 0; k < 64u; k++)
-		s->word[k] = 0;
-	/*@ assert no_bits: \forall integer j, i; 0 <= j < 64 ==> !bit64(s->word[j], i); */
-
 	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
 	  @ loop invariant at_word: cpu % 64 == 0 || cpu == nr_cpu_ids;
 	  @ loop invariant read_once: hvipi_words_next == mask_words(cpu);
@@ -924,6 +1138,102 @@ static void hvipi_collect(struct hvipi_set *s, const unsigned long *mask,
 		}
 		cpu = end;
 	}
+	/*@ assert dense_vp: \forall integer v; 0 <= v < 4096 &&
+	  @   vp_seen(HVIPI_SEND, cpu, v) ==> bank_seen(HVIPI_SEND, cpu, v / 64); */
+	/*@ assert dense_if: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 &&
+	  @   bit64(s->word[k], i) ==> 0 <= 64 * k + i < 4096 &&
+	  @   (64 * k + i) / 64 == k && vp_seen(HVIPI_SEND, cpu, 64 * k + i); */
+	/*@ assert dense_only: \forall integer k, c; 0 <= c < cpu &&
+	  @   target(HVIPI_SEND, c) && vp_index[c] < 4096 && vp_index[c] / 64 == k ==>
+	  @   0 <= vp_index[c] % 64 < 64 && 64 * k + vp_index[c] % 64 == vp_index[c] &&
+	  @   bit64(s->word[k], vp_index[c] % 64); */
+	/*@ assert dense_from: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 &&
+	  @   bit64(s->word[k], i) ==> bit64(s->banks, k); */
+	/*@ assert dense_to: \forall integer k; 0 <= k < 64 &&
+	  @   bit64(s->banks, k) ==> bank_seen(HVIPI_SEND, cpu, k); */
+	/*@ assert dense_some: \forall integer k; 0 <= k < 64 &&
+	  @   bank_seen(HVIPI_SEND, cpu, k) ==>
+	  @   \exists integer i; 0 <= i < 64 && bit64(s->word[k], i); */
+}
+
+/*
+ * The set before the single pass, which starts at the CPU returned: mask
+ * words 0 .. @kept - 1 were read already (hvipi_compare(), which found the
+ * first @same equal to their present words) and are in @s as they stand,
+ * their CPUs their own VPs and none excluded; every other word is clear.
+ */
+/*@ requires \valid(s);
+  @ requires \valid_read(mask + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires present == \null ||
+  @   \valid_read(present + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires \separated(s, mask + (0 .. mask_words(nr_cpu_ids) - 1),
+  @   vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires present == \null ||
+  @   \separated(s, present + (0 .. mask_words(nr_cpu_ids) - 1));
+  @ requires ident: vp_ident <= nr_cpu_ids && vp_identity(vp_index, vp_ident);
+  @ requires start: same <= kept <= 64 && 64 * kept <= vp_ident;
+  @ requires start_all: kept != 0 ==> present != \null && exclude_self == 0;
+  @ requires kept: \forall integer j; 0 <= j < kept ==> s->word[j] == mask[j];
+  @ requires zero: \forall integer j; kept <= j < 64 ==> s->word[j] == 0;
+  @ requires same: \forall integer j; 0 <= j < same ==> present[j] == mask[j];
+  @ requires differ: same < kept ==> \exists integer c;
+  @   64 * same <= c < 64 * same + 64 &&
+  @   !(cpu_in(mask, c) <==> cpu_in(present, c));
+  @ assigns *s;
+  @ ensures cpu: \result == 64 * kept;
+  @ ensures words: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 ==>
+  @   (bit64(s->word[k], i) <==> vp_seen{Pre}(HVIPI_SEND, \result, 64 * k + i));
+  @ ensures banks: \forall integer k; 0 <= k < 64 ==>
+  @   (bit64(s->banks, k) <==> bank_seen{Pre}(HVIPI_SEND, \result, k));
+  @ ensures any: s->any <==> \exists integer c; 0 <= c < \result &&
+  @   target{Pre}(HVIPI_SEND, c);
+  @ ensures unknown: s->unknown <==> \exists integer c; 0 <= c < \result &&
+  @   target{Pre}(HVIPI_SEND, c) && vp_index[c] == HVIPI_VP_INVAL;
+  @ ensures high: s->high <==> \exists integer c; 0 <= c < \result &&
+  @   target{Pre}(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096;
+  @ ensures huge: s->huge <==> \exists integer c; 0 <= c < \result &&
+  @   target{Pre}(HVIPI_SEND, c) && 4096 <= vp_index[c] < HVIPI_VP_INVAL;
+  @ ensures same: s->same <==> (present != \null &&
+  @   \forall integer c; 0 <= c < \result ==>
+  @     (cpu_in{Pre}(mask, c) <==> cpu_in{Pre}(present, c)));
+  @*/
+static uint32_t hvipi_start(struct hvipi_set *s, const unsigned long *mask,
+			    const unsigned long *present, uint32_t nr_cpu_ids,
+			    const uint32_t *vp_index, uint32_t vp_ident,
+			    uint32_t self, bool exclude_self, uint32_t same,
+			    uint32_t kept)
+{
+	uint32_t cpu = 64u * kept;
+
+	/* The send's description, for the contract: nothing to read here. */
+	(void)mask;
+	(void)nr_cpu_ids;
+	(void)vp_index;
+	(void)vp_ident;
+	(void)self;
+	(void)exclude_self;
+	hvipi_start_set(s, kept);
+	s->same = present != NULL && same == kept;
+	/*@ assert not_same: same < kept ==> \exists integer c; 0 <= c < cpu &&
+	  @   !(cpu_in{Pre}(mask, c) <==> cpu_in{Pre}(present, c)); */
+	/*@ assert kept_cpus: \forall integer c; 0 <= c < cpu ==>
+	  @   (target{Pre}(HVIPI_SEND, c) <==> bit64(s->word[c / 64], c % 64)) &&
+	  @   vp_index[c] == c; */
+	/*@ assert kept_vps: \forall integer v; vp_seen{Pre}(HVIPI_SEND, cpu, v) <==>
+	  @   (0 <= v < cpu && bit64(s->word[v / 64], v % 64)); */
+	/*@ assert kept_words: \forall integer k, i; 0 <= k < 64 && 0 <= i < 64 ==>
+	  @   (bit64(s->word[k], i) <==> vp_seen{Pre}(HVIPI_SEND, cpu, 64 * k + i)); */
+	/*@ assert kept_split: \forall integer k, i; 0 <= k < kept && 0 <= i < 64 ==>
+	  @   (64 * k + i) / 64 == k && (64 * k + i) % 64 == i && 64 * k + i < cpu; */
+	/*@ assert kept_banks: \forall integer k; 0 <= k < 64 ==>
+	  @   (bank_seen{Pre}(HVIPI_SEND, cpu, k) <==> (k < kept && \exists integer c;
+	  @    64 * k <= c < 64 * k + 64 && bit64(s->word[c / 64], c % 64))); */
+	/*@ assert kept_high: (\exists integer c; 0 <= c < cpu &&
+	  @   target{Pre}(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096) <==>
+	  @   (\exists integer c; 64 <= c < cpu && bit64(s->word[c / 64], c % 64)); */
+
+	return cpu;
 }
 
 /*
@@ -1239,6 +1549,102 @@ static bool hvipi_all_rule(uint32_t hints, bool same, bool exclude_self,
 }
 
 /*
+ * The rules before level 5 cannot decide against the "all" format, which
+ * then applies when the target set is the present set: the test that
+ * lets hvipi_plan_mask() compare the two masks first.
+ */
+/*@ assigns \nothing;
+  @ ensures rule: \result <==> (present != \null && hint_cluster(hints) &&
+  @   vector_ok(vector) && hint_ex(hints) && !exclude_self &&
+  @   page_holds(page, page_size, HVIPI_EX_HDR_BYTES));
+  @*/
+static bool hvipi_all_first(const unsigned long *present, uint32_t vector,
+			    uint32_t hints, bool exclude_self,
+			    const uint64_t *page, uint32_t page_size)
+{
+	return present && (hints & HVIPI_HINT_CLUSTER_IPI) &&
+	       hvipi_vector_ok(vector) &&
+	       hvipi_all_rule(hints, true, exclude_self, page, page_size);
+}
+
+/*
+ * hvipi_compare() found every mask word equal to its present word, two or
+ * more whole words, the last CPU the last of a word, and the last word
+ * holds a target: a CPU above 63 that is its own VP.
+ */
+/*@ requires \valid_read(s);
+  @ requires same <= 64;
+  @ assigns \nothing;
+  @ ensures rule: \result <==> (2 <= same && 64 * same == nr &&
+  @   s->word[same - 1] != 0);
+  @ ensures witness: \result ==> \exists integer i; 0 <= i < 64 &&
+  @   bit64(s->word[same - 1], i);
+  @*/
+static bool hvipi_all_found(const struct hvipi_set *s, uint32_t same,
+			    uint32_t nr)
+{
+	if (same < 2u || 64u * same != nr || s->word[same - 1u] == 0)
+		return false;
+	{
+		/*@ ghost uint32_t i = hvipi_set_bit(s->word[same - 1u]); */
+		/*@ assert witness: 0 <= i < 64 && bit64(s->word[same - 1], i); */
+	}
+	return true;
+}
+
+/*
+ * The set's words cleared, then, when @first (the "all" form is the one
+ * the rules would pick for target set == present set), the masks
+ * compared from word 0 (hvipi_compare()): what was read, and whether it
+ * already decides "all".
+ */
+/*@ requires \valid(s);
+  @ requires first ==> present != \null;
+  @ requires \valid_read(mask + (0 .. vp_ident / 64 - 1));
+  @ requires present == \null ||
+  @   \valid_read(present + (0 .. vp_ident / 64 - 1));
+  @ requires \separated(s, mask + (0 .. vp_ident / 64 - 1));
+  @ requires present == \null ||
+  @   \separated(s, present + (0 .. vp_ident / 64 - 1));
+  @ requires read_once: hvipi_words_next == 0 && hvipi_present_next == 0;
+  @ assigns s->word[0 .. 63], hvipi_words_next, hvipi_present_next;
+  @ ensures bound: \result.same <= \result.kept <= 64 &&
+  @   64 * \result.kept <= vp_ident;
+  @ ensures first: !first ==> \result.kept == 0 && !\result.all;
+  @ ensures kept: \forall integer j; 0 <= j < \result.kept ==>
+  @   s->word[j] == mask[j];
+  @ ensures zero: \forall integer j; \result.kept <= j < 64 ==>
+  @   s->word[j] == 0;
+  @ ensures same: \forall integer j; 0 <= j < \result.same ==>
+  @   present[j] == mask[j];
+  @ ensures differ: \result.same < \result.kept ==>
+  @   \exists integer c; 64 * \result.same <= c < 64 * \result.same + 64 &&
+  @     !(cpu_in(mask, c) <==> cpu_in(present, c));
+  @ ensures to_top: first && \result.same == \result.kept ==>
+  @   \result.same == (vp_ident < 4096 ? vp_ident : 4096) / 64;
+  @ ensures all: \result.all <==> (first && 2 <= \result.same &&
+  @   64 * \result.same == nr && s->word[\result.same - 1] != 0);
+  @ ensures witness: \result.all ==> \exists integer i; 0 <= i < 64 &&
+  @   bit64(s->word[\result.same - 1], i);
+  @ ensures read_once: hvipi_words_next == \result.kept &&
+  @   hvipi_present_next <= hvipi_words_next;
+  @*/
+static inline struct hvipi_prefix
+hvipi_first_words(struct hvipi_set *s, const unsigned long *mask,
+		  const unsigned long *present, uint32_t vp_ident, uint32_t nr,
+		  bool first)
+{
+	struct hvipi_prefix pre = { 0, 0, false };
+
+	hvipi_clear_words(s);
+	if (first) {
+		pre = hvipi_compare(s, mask, present, vp_ident);
+		pre.all = hvipi_all_found(s, pre.same, nr);
+	}
+	return pre;
+}
+
+/*
  * A sparse Ex send of the set @s (every target VP known and below 4096):
  * its compacted banks written to plan.input as an XMM-fast call when
  * @hints has XMM input and there are at most 11 of them; else to the page,
@@ -1444,12 +1850,30 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		     uint64_t *page, uint32_t page_size)
 {
 	struct hvipi_set s HVIPI_WRITTEN_FIRST;
+	struct hvipi_prefix pre;
+	uint32_t cpu;
 
 	/*@ ghost hvipi_words_next = 0; */
 	/*@ ghost hvipi_present_next = 0; */
 	/*@ ghost hvipi_vp_next = 0; */
+	pre = hvipi_first_words(&s, mask, present, vp_ident, nr_cpu_ids,
+				hvipi_all_first(present, vector, hints,
+						exclude_self, page, page_size));
+	if (pre.all) {
+		/*@ assert all_same: same_cpus{Pre}(mask, present, nr_cpu_ids); */
+		/*@ assert all_cpus: \forall integer i; 0 <= i < 64 &&
+		  @   bit64(s.word[pre.same - 1], i) ==>
+		  @   target{Pre}(HVIPI_SEND, 64 * (pre.same - 1) + i) &&
+		  @   64 <= vp_index[64 * (pre.same - 1) + i] < 4096; */
+		/*@ assert all_high: \exists integer c;
+		  @   target{Pre}(HVIPI_SEND, c) && 64 <= vp_index[c] < 4096; */
+		hvipi_encode_all(plan, page, vector);
+		return;
+	}
+	cpu = hvipi_start(&s, mask, present, nr_cpu_ids, vp_index, vp_ident,
+			  self, exclude_self, pre.same, pre.kept);
 	hvipi_collect(&s, mask, present, nr_cpu_ids, vp_index, vp_ident, self,
-		      exclude_self);
+		      exclude_self, cpu);
 	/*@ assert dense_v: \forall integer v; 0 <= v < 4096 ==>
 	  @   (bit64(s.word[v / 64], v % 64) <==> vp_target{Pre}(HVIPI_SEND, v)); */
 	/*@ assert dense_banks: \forall integer k; 0 <= k < 64 ==>
@@ -1489,6 +1913,10 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 		hvipi_fallback(plan, HVIPI_FB_VP_TOO_BIG);
 		return;
 	}
+	/* As in hvipi_plan_flush(): no_vp_lost is then the writer's reading. */
+	/*@ assert sparse_vps: \forall integer c; target{Pre}(HVIPI_SEND, c) ==>
+	  @   0 <= vp_index[c] < 4096 &&
+	  @   bit64(s.word[vp_index[c] / 64], vp_index[c] % 64); */
 	hvipi_encode_sparse(plan, page, page_size, vector, &s, hints);
 }
 
@@ -1652,6 +2080,23 @@ static void hvipi_flush_fallback(struct hvipi_flush_plan *plan, uint32_t reason)
 static bool hvipi_flush_empty(uint64_t start, uint64_t end, uint32_t opts)
 {
 	return !(opts & HVIPI_FLUSH_OPT_WHOLE) && end <= start;
+}
+
+/*
+ * Rules 1 and 2 cannot decide against ALL_PROCESSORS, which then applies
+ * when the target set is the present set: the test that lets
+ * hvipi_plan_flush() compare the two masks first.
+ */
+/*@ assigns \nothing;
+  @ ensures rule: \result <==> (present != \null && hint_flush(hints) &&
+  @   !flush_empty(start, end, opts));
+  @*/
+static bool hvipi_flush_all_first(const unsigned long *present,
+				  uint32_t hints, uint64_t start,
+				  uint64_t end, uint32_t opts)
+{
+	return present && (hints & HVIPI_HINT_REMOTE_FLUSH) &&
+	       !hvipi_flush_empty(start, end, opts);
 }
 
 /*
@@ -1913,12 +2358,29 @@ void hvipi_plan_flush(struct hvipi_flush_plan *plan, const unsigned long *mask,
 		      uint32_t page_size)
 {
 	struct hvipi_set s HVIPI_WRITTEN_FIRST;
+	struct hvipi_prefix pre;
+	uint32_t cpu;
 
 	/*@ ghost hvipi_words_next = 0; */
 	/*@ ghost hvipi_present_next = 0; */
 	/*@ ghost hvipi_vp_next = 0; */
+	pre = hvipi_first_words(&s, mask, present, vp_ident, nr_cpu_ids,
+				hvipi_flush_all_first(present, hints, start,
+						      end, opts));
+	if (pre.all) {
+		/*@ assert all_same: same_cpus{Pre}(mask, present, nr_cpu_ids); */
+		/*@ assert all_cpus: \forall integer i; 0 <= i < 64 &&
+		  @   bit64(s.word[pre.same - 1], i) ==>
+		  @   target{Pre}(HVIPI_FLUSH_SET, 64 * (pre.same - 1) + i); */
+		/*@ assert all_any: \exists integer c; target{Pre}(HVIPI_FLUSH_SET, c); */
+		hvipi_encode_flush(plan, page, page_size, space, start, end,
+				   opts, true, 0);
+		return;
+	}
+	cpu = hvipi_start(&s, mask, present, nr_cpu_ids, vp_index, vp_ident,
+			  0, false, pre.same, pre.kept);
 	hvipi_collect(&s, mask, present, nr_cpu_ids, vp_index, vp_ident, 0,
-		      false);
+		      false, cpu);
 	/*@ assert dense_v: \forall integer v; 0 <= v < 4096 ==>
 	  @   (bit64(s.word[v / 64], v % 64) <==> vp_target{Pre}(HVIPI_FLUSH_SET, v)); */
 	/*@ assert dense_banks: \forall integer k; 0 <= k < 64 ==>

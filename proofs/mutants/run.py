@@ -86,9 +86,10 @@ def parse_specs(path):
 
 def function_span(src, name):
     """(start, end) offsets of the definition of NAME in src: from the
-    start of its definition line (at column 0, not a prototype) to the end
-    of its closing brace (a '}' at column 0)."""
-    m = re.search(r"^[A-Za-z_][^\n;]*\b" + re.escape(name) + r"\(", src, re.M)
+    start of its definition line (at column 0, not a prototype; the name
+    may start the line, its type on the line before) to the end of its
+    closing brace (a '}' at column 0)."""
+    m = re.search(r"^(?:[A-Za-z_][^\n;]*\b)?" + re.escape(name) + r"\(", src, re.M)
     if not m:
         raise ValueError(f"no definition of {name} in its source file")
     end = src.find("\n}", m.start())

@@ -1342,18 +1342,30 @@ GHOST_TO_C = (
      r'\1 /* ghost in src/ */', 0),
     ('src/hvipi.h', r'/\*@ ghost (hvipi_\w+_next = [^;]*;) \*/',
      r'\1 /* ghost in src/ */', 0),
-#  - the ghost functions (hvipi_set_bit() and its steps, hvipi_bits_gap()):
+#  - the ghost functions (hvipi_set_bit() and its steps, hvipi_bits_gap(),
+#    hvipi_diff_bit()):
 #    E-ACSL 25 drops their locals and would not compile them.  They are
 #    proof steps, never compiled: in the copy their lines are blank and the
 #    calls of hvipi_bits_gap() comments, and the word path's witness
 #    `first`, which its assertions name, is the lowest set bit found by a
 #    plain loop (the word is not 0 there: requires nonzero).
     ('src/hvipi.c', r'(?s)/\*@ ghost\n  @ /@.*?\n  @\*/',
-     lambda m: '\n' * m.group(0).count('\n'), 2),
+     lambda m: '\n' * m.group(0).count('\n'), 3),
     ('src/hvipi.c', r'/\*@ ghost (hvipi_bits_gap\([^;]*\);) \*/',
      r'/* ghost in src/: \1 */', 3),
     ('src/hvipi.c', r'/\*@ ghost uint32_t first = hvipi_set_bit\(word\); \*/',
      'uint32_t first = 0; while (!((word >> first) & 1u)) first++; /* ghost in src/ */', 1),
+#  - the same witness for a kept word (hvipi_start_set()) and for the last
+#    word compared (hvipi_all_found()), and hvipi_compare_word()'s ghost
+#    block (the bit where two differing words differ), blank: none of the
+#    three functions is instrumented (EACSL_EXCLUDE), but the parser types
+#    their ghost code and annotations.
+    ('src/hvipi.c', r'/\*@ ghost uint32_t i = hvipi_set_bit\(s->word\[k\]\); \*/',
+     'uint32_t i = 0; while (!((s->word[k] >> i) & 1u)) i++; /* ghost in src/ */', 1),
+    ('src/hvipi.c', r'/\*@ ghost uint32_t i = hvipi_set_bit\(s->word\[same - 1u\]\); \*/',
+     'uint32_t i = 0; while (!((s->word[same - 1u] >> i) & 1u)) i++; /* ghost in src/ */', 1),
+    ('src/hvipi.c', r'(?s)/\*@ ghost\n\t  @ if \(r\.m != r\.p\) \{.*?\n\t  @\*/',
+     lambda m: '\n' * m.group(0).count('\n'), 1),
 )
 
 

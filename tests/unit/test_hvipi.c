@@ -1181,6 +1181,93 @@ static uint32_t gva_run(uint32_t capacity, uint64_t start, uint64_t end)
 	return hvipi_gva_list(gva, capacity, start, end);
 }
 
+/*
+ * The compare first (hvipi_compare()): with a present mask, self kept and
+ * the "all" format possible, the identity words are compared in pairs and
+ * the plan decided there when every word agrees and the last one holds a
+ * target; every other case goes on from the words read.  prun() checks
+ * each plan against the same call with no identity prefix (no compare).
+ */
+static void test_compare_first(void **state)
+{
+	struct hvipi_flush_plan fp;
+	uint32_t k;
+
+	(void)state;
+	/* Every word agrees, the last one empty: no early "all"; the pass
+	 * still finds the target set == present set. */
+	wreset(192);
+	memcpy(wpres, wmask, sizeof(wpres));
+	prun(256, wpres);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_ALL);
+
+	/* One word of 64 CPUs, all agreeing: the fast rule, not "all". */
+	wreset(64);
+	memcpy(wpres, wmask, sizeof(wpres));
+	prun(64, wpres);
+	assert_int_equal(plan.kind, HVIPI_PLAN_FAST);
+	assert_true(plan.r8 == ~0ull);
+
+	/* Two words agreeing, the targets all below 64: FAST. */
+	wreset(0);
+	setb(wmask, 5);
+	memcpy(wpres, wmask, sizeof(wpres));
+	prun(128, wpres);
+	assert_int_equal(plan.kind, HVIPI_PLAN_FAST);
+	assert_true(plan.r8 == 1ull << 5);
+
+	/* Only the last CPU of 4096, present alone: "all" from the compare. */
+	wreset(0);
+	setb(wmask, 4095);
+	memcpy(wpres, wmask, sizeof(wpres));
+	prun(4096, wpres);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_ALL);
+
+	/* The words agree up to the last, which differs by one CPU: every
+	 * word kept by the compare is in the sparse set as it stands. */
+	wreset(4096);
+	memcpy(wpres, wmask, sizeof(wpres));
+	wmask[63] &= ~(1ull << 63);
+	prun(4096, wpres);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_SPARSE);
+	assert_true(plan.valid_bank_mask == ~0ull && plan.banks == 64);
+	for (k = 0; k < 63; k++)
+		assert_true(pagebuf[3 + k] == ~0ull);
+	assert_true(pagebuf[3 + 63] == ~0ull >> 1);
+
+	/* The identity prefix ends inside the mask (CPUs 100.. permuted):
+	 * the compare stops at word 1, the rest is read CPU by CPU. */
+	wreset(256);
+	for (k = 100; k < 256; k++)
+		wtab[k] = 355 - k;
+	memcpy(wpres, wmask, sizeof(wpres));
+	prun(256, wpres);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_ALL);
+	wmask[2] &= ~(1ul << 2);		/* CPU 130, VP 225 */
+	prun(256, wpres);
+	assert_int_equal(plan.kind, HVIPI_PLAN_EX_SPARSE);
+	assert_true(plan.valid_bank_mask == 0xf && plan.banks == 4);
+	assert_true(pagebuf[3] == ~0ull && pagebuf[4] == ~0ull &&
+		    pagebuf[5] == ~0ull && pagebuf[6] == ~(1ull << 33));
+
+	/* The flush: ALL_PROCESSORS from the compare, and no flush when the
+	 * masks agree on no CPU at all. */
+	wreset(4096);
+	memcpy(wpres, wmask, sizeof(wpres));
+	hvipi_plan_flush(&fp, wmask, wpres, 4096, wtab, 4096, 0x1234000ull,
+			 0x10000, 0x11000, 0, HVIPI_HINT_REMOTE_FLUSH |
+			 HVIPI_HINT_EX_MASKS, pagebuf, 4096);
+	assert_int_equal(fp.kind, HVIPI_FLUSH_LIST);
+	assert_true(fp.flags & HVIPI_HV_FLUSH_ALL_PROCESSORS);
+	assert_true(pagebuf[2] == 0);
+	wreset(0);
+	memset(wpres, 0, sizeof(wpres));
+	hvipi_plan_flush(&fp, wmask, wpres, 4096, wtab, 4096, 0x1234000ull,
+			 0x10000, 0x11000, 0, HVIPI_HINT_REMOTE_FLUSH |
+			 HVIPI_HINT_EX_MASKS, pagebuf, 4096);
+	assert_int_equal(fp.kind, HVIPI_FLUSH_NONE);
+}
+
 static void test_gva_examples(void **state)
 {
 	(void)state;
@@ -1732,6 +1819,7 @@ int main(void)
 		cmocka_unit_test(test_plan_one_matches_mask),
 		cmocka_unit_test(test_word_paths),
 		cmocka_unit_test(test_present_then_mask_alone),
+		cmocka_unit_test(test_compare_first),
 		cmocka_unit_test(test_gva_examples),
 		cmocka_unit_test(test_gva_empty),
 		cmocka_unit_test(test_gva_capacity),
