@@ -1059,7 +1059,27 @@ def c_labels(text, fn):
                          'LoopCurrent', 'Pre', 'Old')]
 
 
-def rewrite_file(text, defs, macros, log, fname, keep=()):
+def contract_nullables(texts):
+    """fn -> the formals that a precondition of fn's contract allows to be
+    null (requires p == \\null || ..), over the src/ files: an assertion
+    in fn's body that reads one of them under a label gets the same guard
+    as a clause of the contract (the contract is in the header, the body
+    in the .c file)."""
+    out = {}
+    for k, t in texts.items():
+        if not k.startswith('src/'):
+            continue
+        for m in re.finditer(r'/\*@(.*?)\*/', t, re.S):
+            if 'requires' not in m.group(1):
+                continue
+            fn = function_at(t, m.start(), m.end(), False)
+            for n in re.findall(r'\brequires\s+(?:\w+\s*:(?!:)\s*)?(\w+)\s*==\s*\\null\s*\|\|',
+                                m.group(1)):
+                out.setdefault(fn, set()).add(n)
+    return out
+
+
+def rewrite_file(text, defs, macros, log, fname, keep=(), fn_nullable=None):
     body_ctx, body_labels = {}, {}
     for fn in set(re.findall(r'^[a-z][^\n;]*?\b(\w+)\((?=[^\n]*$)', text, re.M)):
         u = unassigned_formals(text, fn)
@@ -1135,6 +1155,8 @@ def rewrite_file(text, defs, macros, log, fname, keep=()):
             rw = Rewriter(defs, macros, taken)
             rw.nullable = nullable
             ctx = (contract or set()) if not in_body else body_ctx.get(fn)
+            if in_body and ctx is not None:
+                rw.nullable = nullable | ((fn_nullable or {}).get(fn, set()) & ctx)
             if in_body and ctx is not None:
                 rw.labels = body_labels[fn]
             try:
@@ -1418,10 +1440,12 @@ def generate(root, keep=()):
         if n == 0 or (want and n != want):
             raise SystemExit('inline.py: %s: %s found %d times, not %s (changed?)'
                              % (k, pat, n, want or 'at least once'))
+    fn_nullable = contract_nullables(texts)
     for k, t in texts.items():
         if not k.startswith('src/'):
             continue
-        new = rewrite_file(drop_uninterpreted(t, log, k), defs, macros, log, k, keep)
+        new = rewrite_file(drop_uninterpreted(t, log, k), defs, macros, log, k, keep,
+                           fn_nullable)
         if strip_annotations(new) != strip_annotations(t):
             raise SystemExit('inline.py: %s: the C code would change' % k)
         if new.count('\n') != t.count('\n'):
