@@ -1157,7 +1157,6 @@ def rewrite_file(text, defs, macros, log, fname, keep=(), fn_nullable=None):
             ctx = (contract or set()) if not in_body else body_ctx.get(fn)
             if in_body and ctx is not None:
                 rw.nullable = nullable | ((fn_nullable or {}).get(fn, set()) & ctx)
-            if in_body and ctx is not None:
                 rw.labels = body_labels[fn]
             try:
                 new = rw.expand(e, 'Here', frozenset(), ctx)
