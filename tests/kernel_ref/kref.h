@@ -84,6 +84,26 @@ struct kref_rec {
 
 extern struct kref_rec kref_rec;
 
+/*
+ * Run by the slow-call recorder (kref_env.c) first, before it records the
+ * call: a harness that sets it sees the call about to be issued, with its
+ * input, and may run code there (fixes_ref.c runs a send in simulated NMI
+ * context).  NULL: nothing runs.
+ */
+extern void (*kref_hcall_hook)(uint64_t control, void *input);
+
+/*
+ * What Linux 6.1 keeps elsewhere and the unchanged files do not read, but
+ * the files with the fixes of kernel-glue/intree/fixes/ do (fixes_ref.c):
+ * in_nmi() (shim/linux/hardirq.h) and the processor counts of
+ * <asm/smp.h>, set by generic_processor_info() and acpi_register_lapic():
+ * the processors registered and those the firmware listed but the kernel
+ * left out.  All 0 unless a harness sets them.
+ */
+extern bool kref_in_nmi;
+extern unsigned int num_processors;
+extern unsigned int disabled_cpus;
+
 /* One send's environment, as the kernel keeps it. */
 struct kref_env {
 	uint32_t nr_cpu_ids;

@@ -30,6 +30,12 @@ unsigned int kref_cpu_mask_word;
 
 int kref_self;
 struct kref_rec kref_rec;
+void (*kref_hcall_hook)(u64 control, void *input);
+
+/* in_nmi(), and the processor counts of <asm/smp.h> (kref.h) */
+bool kref_in_nmi;
+unsigned int num_processors;
+unsigned int disabled_cpus;
 
 const int kref_ipi_low_vector = HV_IPI_LOW_VECTOR;
 const int kref_ipi_high_vector = HV_IPI_HIGH_VECTOR;
@@ -48,6 +54,8 @@ u64 kref_hcall_slow(u64 control, void *input, void *output)
 	u32 bytes = 24u + 8u * varhead;
 
 	(void)output;
+	if (kref_hcall_hook)
+		kref_hcall_hook(control, input);
 	if (kref_rec.nr_hcalls++ == 0) {
 		kref_rec.control = control;
 		kref_rec.fast = false;

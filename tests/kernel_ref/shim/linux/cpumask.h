@@ -23,6 +23,8 @@ static inline unsigned int cpumask_weight(const struct cpumask *srcp)
 	return bitmap_weight(cpumask_bits(srcp), nr_cpumask_bits);
 }
 
+#define num_present_cpus()	cpumask_weight(cpu_present_mask)
+
 /* Marks the "last CPU" look of __send_ipi_mask(). */
 static inline unsigned int cpumask_last(const struct cpumask *srcp)
 {
