@@ -78,6 +78,18 @@ struct kvmr_result {
 	unsigned int flush_dup;		/* a vCPU asked twice */
 	unsigned int flush_offline;	/* mask bits of no online vCPU (skipped) */
 	uint64_t flushed[KVMR_VCPU_WORDS];/* bit i: vCPU i asked to flush */
+	/*
+	 * What KVM read of the call's VP set, from its own trace points
+	 * (trace_kvm_hv_send_ipi*, trace_kvm_hv_flush_tlb*; the last one
+	 * reached): none when it rejected the call before reading the set.
+	 */
+	unsigned int traces;		/* VP-set trace points reached */
+	bool tr_ex;			/* an Ex call: format and valid-bank mask */
+	uint64_t tr_format;		/* Ex: the set's format */
+	uint64_t tr_vbm;		/* Ex: valid_bank_mask; else 0 */
+	uint64_t tr_mask;		/* non-Ex: the processor mask; else 0 */
+	uint64_t tr_flags;		/* flush: the flags word; else 0 */
+	uint32_t tr_vector;		/* IPI: the vector; else 0 */
 	unsigned int unexpected;	/* a shim that the IPI path must not reach */
 	const char *unexpected_what;
 };
@@ -93,5 +105,6 @@ void kvmr_hypercall(const struct kvmr_call *c, uint32_t expect_vector,
 extern const uint16_t kvmr_status_success, kvmr_status_invalid_input,
 	kvmr_status_invalid_code, kvmr_status_access_denied;
 extern const uint32_t kvmr_sparse_banks;	/* KVM_HV_MAX_SPARSE_VCPU_SET_BITS */
+extern const uint64_t kvmr_format_sparse, kvmr_format_all;	/* HV_GENERIC_SET_* */
 
 #endif /* KVMR_H */

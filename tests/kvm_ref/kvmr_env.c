@@ -20,6 +20,8 @@ const uint16_t kvmr_status_invalid_code = HV_STATUS_INVALID_HYPERCALL_CODE;
 const uint16_t kvmr_status_access_denied = HV_STATUS_ACCESS_DENIED;
 /* hyperv.c's KVM_HV_MAX_SPARSE_VCPU_SET_BITS: banks that can hold a vCPU. */
 const uint32_t kvmr_sparse_banks = DIV_ROUND_UP(KVM_MAX_VCPUS, 64);
+const uint64_t kvmr_format_sparse = HV_GENERIC_SET_SPARSE_4K;
+const uint64_t kvmr_format_all = HV_GENERIC_SET_ALL;
 
 static struct kvm vm;
 static struct kvm_vcpu vcpus[KVM_MAX_VCPUS];
@@ -264,6 +266,47 @@ bool kvm_make_vcpus_request_mask(struct kvm *kvm, unsigned int req,
 			res->flush_offline++;
 	}
 	return true;
+}
+
+/*
+ * The VP-set trace points (shim/kvmr_kernel.h): what KVM read of the
+ * call's set, as it read it; recorded only during a call.
+ */
+static void kvmr_trace(bool ex, u64 format, u64 vbm, u64 mask, u64 flags,
+		       u32 vector)
+{
+	if (!res)
+		return;
+	res->traces++;
+	res->tr_ex = ex;
+	res->tr_format = format;
+	res->tr_vbm = vbm;
+	res->tr_mask = mask;
+	res->tr_flags = flags;
+	res->tr_vector = vector;
+}
+
+void kvmr_trace_send_ipi(u32 vector, u64 processor_mask)
+{
+	kvmr_trace(false, 0, 0, processor_mask, 0, vector);
+}
+
+void kvmr_trace_send_ipi_ex(u32 vector, u64 format, u64 valid_bank_mask)
+{
+	kvmr_trace(true, format, valid_bank_mask, 0, 0, vector);
+}
+
+void kvmr_trace_flush_tlb(u64 processor_mask, u64 address_space, u64 flags)
+{
+	(void)address_space;
+	kvmr_trace(false, 0, 0, processor_mask, flags, 0);
+}
+
+void kvmr_trace_flush_tlb_ex(u64 valid_bank_mask, u64 format,
+			     u64 address_space, u64 flags)
+{
+	(void)address_space;
+	kvmr_trace(true, format, valid_bank_mask, 0, flags, 0);
 }
 
 void kvmr_hypercall(const struct kvmr_call *c, uint32_t expect_vector,

@@ -101,14 +101,27 @@ void kvmr_unexpected(const char *what);
 #define WARN_ON_ONCE(cond)	({ bool __w = !!(cond); if (__w) kvmr_unexpected("WARN_ON_ONCE"); __w; })
 #define KVM_BUG_ON(cond, kvm)	({ bool __b = !!(cond); (void)(kvm); if (__b) kvmr_unexpected("KVM_BUG_ON"); __b; })
 
-/* Every trace point of hyperv.c: nothing (the arguments are not evaluated). */
-#define trace_kvm_hv_flush_tlb(...)		do { } while (0)
-#define trace_kvm_hv_flush_tlb_ex(...)		do { } while (0)
+/*
+ * The four trace points that show what KVM read of an IPI or flush call's
+ * VP set (vector, processor mask, format, valid-bank mask, flags) are
+ * recorders (kvmr_env.c, struct kvmr_result's tr_* fields): KVM's own
+ * reading of the call, which a harness may use without decoding the input
+ * itself.  Every other trace point of hyperv.c: nothing (the arguments
+ * are not evaluated).
+ */
+void kvmr_trace_send_ipi(u32 vector, u64 processor_mask);
+void kvmr_trace_send_ipi_ex(u32 vector, u64 format, u64 valid_bank_mask);
+void kvmr_trace_flush_tlb(u64 processor_mask, u64 address_space, u64 flags);
+void kvmr_trace_flush_tlb_ex(u64 valid_bank_mask, u64 format,
+			     u64 address_space, u64 flags);
+#define trace_kvm_hv_flush_tlb(m, as, f)	kvmr_trace_flush_tlb((m), (as), (f))
+#define trace_kvm_hv_flush_tlb_ex(vbm, fmt, as, f) \
+	kvmr_trace_flush_tlb_ex((vbm), (fmt), (as), (f))
 #define trace_kvm_hv_hypercall(...)		do { } while (0)
 #define trace_kvm_hv_hypercall_done(...)	do { } while (0)
 #define trace_kvm_hv_notify_acked_sint(...)	do { } while (0)
-#define trace_kvm_hv_send_ipi(...)		do { } while (0)
-#define trace_kvm_hv_send_ipi_ex(...)		do { } while (0)
+#define trace_kvm_hv_send_ipi(v, m)		kvmr_trace_send_ipi((v), (m))
+#define trace_kvm_hv_send_ipi_ex(v, fmt, vbm)	kvmr_trace_send_ipi_ex((v), (fmt), (vbm))
 #define trace_kvm_hv_stimer_callback(...)	do { } while (0)
 #define trace_kvm_hv_stimer_cleanup(...)	do { } while (0)
 #define trace_kvm_hv_stimer_expiration(...)	do { } while (0)
