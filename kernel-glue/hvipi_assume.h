@@ -165,9 +165,9 @@ static inline const char *hvipi_partition_blocker(struct hvipi_madt_cpus *c)
 
 	memset(c, 0, sizeof(*c));
 	if (num_possible_cpus() != nr_cpu_ids)
-		return "possible CPU ids are sparse (possible_cpus=, nr_cpus= or firmware): some CPU ids were left out";
+		return "possible CPU ids are sparse: some were left out";
 	if (num_present_cpus() != num_possible_cpus())
-		return "not every possible CPU is present (possible_cpus=, hot-pluggable processors)";
+		return "not every possible CPU is present";
 #ifdef CONFIG_ACPI
 	if (acpi_disabled)
 		return "ACPI is disabled: the partition's processor count is unknown";
@@ -180,9 +180,9 @@ static inline const char *hvipi_partition_blocker(struct hvipi_madt_cpus *c)
 	if (err)
 		return "the ACPI MADT is malformed";
 	if (c->online_capable)
-		return "the ACPI MADT lists online-capable processors the kernel did not start";
+		return "the ACPI MADT lists online-capable processors";
 	if (c->enabled != num_present_cpus())
-		return "the ACPI MADT lists a different number of enabled processors than there are present CPUs (nr_cpus=, or processors the kernel did not bring up)";
+		return "the ACPI MADT lists other than the present CPUs";
 	return NULL;
 #else
 	return "no ACPI: the partition's processor count is unknown";

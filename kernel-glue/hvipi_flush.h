@@ -29,6 +29,7 @@
 #define HVIPI_FLUSH_H
 
 #include <linux/cpumask.h>
+#include <linux/hardirq.h>
 #include <linux/irqflags.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
@@ -50,9 +51,13 @@
  * hv_hvipi_flush_tlb_multi(); a module cannot see that struct: 6.1's
  * asm/tlbflush.h hides it under #ifndef MODULE).  Returns true when it is done
  * (the hypercall succeeded, or there was nothing to flush) and false when
- * the caller must flush natively (a fallback plan, a failing status, or
- * no hypercall or input page).  *@plan: the plan, for tracing and tests;
- * *@calls: the hypercalls issued.
+ * the caller must flush natively.  The core decides: hvipi_flush_gate()
+ * before anything is read (no VP table, no hypercall page, NMI context),
+ * hvipi_page_ok() whether the planner gets the input page, and
+ * hvipi_flush_path() and hvipi_path_done() what the plan then takes; this
+ * function binds the kernel's facts to them and follows.  *@plan: the
+ * plan (its reason the gate's when the gate refused), for tracing and
+ * tests; *@calls: the hypercalls issued.
  */
 static inline bool hvipi_flush_try(void *hcall_pg, void * __percpu *input_arg,
 				   const struct cpumask *cpus,
@@ -64,28 +69,30 @@ static inline bool hvipi_flush_try(void *hcall_pg, void * __percpu *input_arg,
 				   unsigned int *calls)
 {
 	unsigned long flags;
-	u64 *page, status;
-	bool done = false;
+	u64 *page = NULL, status = 0;
+	u32 path;
+	bool done;
 
 	*calls = 0;
 	plan->kind = HVIPI_FLUSH_FALLBACK;
-	plan->reason = HVIPI_FB_NO_PAGE;
-	if (!hcall_pg || !input_arg || !vp_index)
+	plan->reason = hvipi_flush_gate(vp_index && input_arg, hcall_pg,
+					in_nmi());
+	if (plan->reason != HVIPI_FB_NONE)
 		return false;
 	local_irq_save(flags);
-	page = *this_cpu_ptr(input_arg);
+	if (hvipi_page_ok(irqs_disabled(), in_nmi()))
+		page = *this_cpu_ptr(input_arg);
 	hvipi_plan_flush(plan, cpumask_bits(cpus),
 			 present ? cpumask_bits(present) : NULL, nr_cpu_ids,
 			 vp_index, vp_ident, space, start, end, opts, hints,
 			 page, page ? page_size : 0);
-	if (plan->kind == HVIPI_FLUSH_NONE) {
-		done = true;
-	} else if (HVIPI_FLUSH_CALL(plan) && page) {
+	path = hvipi_flush_path(plan->kind, hcall_pg, page, irqs_disabled(),
+				in_nmi());
+	if (path == HVIPI_PATH_MEM)
 		status = hvipi_rep_call(hcall_pg, plan->control,
 					virt_to_phys(page),
 					HVIPI_FLUSH_BAD_REPS, calls);
-		done = hvipi_status_ok(status);
-	}
+	done = hvipi_path_done(path, status);
 	local_irq_restore(flags);
 	return done;
 }

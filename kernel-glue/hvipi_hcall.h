@@ -37,15 +37,16 @@
 /*
  * xmm0..xmm5 are clobbered by the XMM form.  Where the compiler may use SSE
  * registers (userspace, __SSE__ defined) they are named in the clobber
- * list.  The kernel is built with -mno-sse: the compiler never keeps a
- * value in an xmm register and refuses to hear of them in a clobber list;
+ * list (after r11: a macro may not start with a comma).  The kernel is
+ * built with -mno-sse: the compiler never keeps a value in an xmm
+ * register and refuses to hear of them in a clobber list;
  * the registers belong to the kernel_fpu_begin() section the caller holds,
  * which is what protects the task's user state.
  */
 #ifdef __SSE__
-#define HVIPI_XMM_CLOBBERS , "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5"
+#define HVIPI_XMM_CLOBBERS "r11", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5"
 #else
-#define HVIPI_XMM_CLOBBERS
+#define HVIPI_XMM_CLOBBERS "r11"
 #endif
 
 /* XMM-fast input: rdx, r8, then the 12 words of xmm0..xmm5. */
@@ -108,8 +109,7 @@ static __always_inline u64 hvipi_hcall_xmm(void *hcall_pg, u64 control,
 		       "+c" (control), "+d" (in1), "+r" (r8_in)
 		     : THUNK_TARGET(hcall_pg), [xin] "r" (xmm_in),
 		       "m" (*(const u64 (*)[HVIPI_XMM_WORDS])xmm_in)
-		     : "cc", "memory", "r9", "r10", "r11"
-		       HVIPI_XMM_CLOBBERS);
+		     : "cc", "memory", "r9", "r10", HVIPI_XMM_CLOBBERS);
 	return status;
 }
 

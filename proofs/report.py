@@ -334,6 +334,91 @@ CLAIMS = [
             "the mm's (kernel-glue computes it as Linux does)."),
     },
     {
+        "id": "no_hcall_without_page",
+        "kind": "label",
+        "statement": (
+            "The glue's decisions (hvipi_ipi_gate(), hvipi_flush_gate(), "
+            "hvipi_ipi_path(), hvipi_flush_path(); spec/hvipi_path.h): "
+            "without a hypercall page no send is planned (reason "
+            "NO_HCALL) and no plan takes a hypercall entry, only DONE "
+            "(nothing to send) or the native op, whatever the plan's "
+            "kind."),
+        "not": (
+            "That the glue passes hv_hypercall_pg's value (read once) as "
+            "the flag and calls through that same value, and follows the "
+            "answer (the binding: proofs/ASSUMPTIONS.md, the glue; KUnit "
+            "and the cleanup boot test it)."),
+    },
+    {
+        "id": "page_context",
+        "kind": "label",
+        "statement": (
+            "The input page is used only with interrupts off and outside "
+            "NMI context: hvipi_page_ok() allows the planner the page "
+            "exactly then, the gates send an NMI-context mask send "
+            "natively before anything is read (reason NMI), and the path "
+            "functions choose the call with the page only for a kind that "
+            "takes it, with the page given, interrupts off and no NMI."),
+        "not": (
+            "That the glue binds irqs_disabled() and in_nmi() to the "
+            "flags; that nothing else on this CPU writes the page while "
+            "interrupts are off (the kernel's other users of "
+            "hyperv_pcpu_input_arg keep interrupts off too)."),
+    },
+    {
+        "id": "fpu_context",
+        "kind": "label",
+        "statement": (
+            "An EX_XMM plan takes the XMM-fast entry only when the glue "
+            "says the FPU may be used and not in NMI context; otherwise "
+            "the native op."),
+        "not": (
+            "What the FPU flag means: the glue binds it to irq_fpu_usable() "
+            "with bottom halves on and no PREEMPT_RT (KUnit checks the "
+            "fpregs_lock() case)."),
+    },
+    {
+        "id": "gate_first",
+        "kind": "label",
+        "statement": (
+            "Before a send is planned the gates decide, from the VP table "
+            "being valid, the hypercall page, the vector (IPIs) and NMI "
+            "context, in that order of precedence (OFF, NO_HCALL, "
+            "BAD_VECTOR, NMI): the native op, with its reason, or the "
+            "plan; so a send to NMI_VECTOR or from NMI context is decided "
+            "without a mask walk."),
+        "not": (
+            "That the glue calls the gate before the planner (the binding; "
+            "the NMI-context stack measured by make intree-boot shows no "
+            "planner frame)."),
+    },
+    {
+        "id": "failed_falls_back",
+        "kind": "label",
+        "statement": (
+            "hvipi_path_done(): a send that made a call is done exactly "
+            "when the call's status is success (bits 15:0 zero); a failed "
+            "call is never reported sent, so the caller falls back to the "
+            "native op."),
+        "not": (
+            "That the hypervisor reports failure truthfully."),
+    },
+    {
+        "id": "one_path",
+        "kind": "label",
+        "statement": (
+            "Each plan kind reaches exactly one path, the one "
+            "spec/hvipi_path.h's table gives it: NONE is DONE (and only "
+            "NONE), a FAST plan the fast call or native, EX_XMM the "
+            "XMM-fast call or native, a sparse or \"all\" plan and every "
+            "flush call the call with the page or native, FALLBACK and "
+            "any kind no planner writes native; DONE is always done, the "
+            "native path never is."),
+        "not": (
+            "That the glue's switch issues the entry the path names "
+            "(the asm and the binding)."),
+    },
+    {
         "id": "termination",
         "kind": "variant",
         "statement": (

@@ -9,6 +9,7 @@
 #include "hvipi_receiver.h"
 #include "hvipi_select.h"
 #include "hvipi_flush.h"
+#include "hvipi_path.h"
 
 /*@
   // Decoding what ctl_make built gives the fields back, reserved bits 0.

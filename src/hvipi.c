@@ -59,6 +59,78 @@ bool hvipi_status_ok(uint64_t status)
 	return status % 0x10000u == 0;
 }
 
+uint32_t hvipi_ipi_gate(uint32_t vector, bool table_ok, bool hcall_page,
+			bool nmi)
+{
+	if (!table_ok)
+		return HVIPI_FB_OFF;
+	if (!hcall_page)
+		return HVIPI_FB_NO_HCALL;
+	if (vector < HVIPI_VECTOR_MIN || vector > HVIPI_VECTOR_MAX)
+		return HVIPI_FB_BAD_VECTOR;
+	if (nmi)
+		return HVIPI_FB_NMI;
+	return HVIPI_FB_NONE;
+}
+
+uint32_t hvipi_flush_gate(bool table_ok, bool hcall_page, bool nmi)
+{
+	if (!table_ok)
+		return HVIPI_FB_OFF;
+	if (!hcall_page)
+		return HVIPI_FB_NO_HCALL;
+	if (nmi)
+		return HVIPI_FB_NMI;
+	return HVIPI_FB_NONE;
+}
+
+bool hvipi_page_ok(bool irqs_off, bool nmi)
+{
+	return irqs_off && !nmi;
+}
+
+uint32_t hvipi_ipi_path(uint32_t kind, bool hcall_page, bool input_page,
+			bool irqs_off, bool nmi, bool fpu)
+{
+	switch (kind) {
+	case HVIPI_PLAN_NONE:
+		return HVIPI_PATH_DONE;
+	case HVIPI_PLAN_FAST:
+		return hcall_page ? HVIPI_PATH_FAST : HVIPI_PATH_NATIVE;
+	case HVIPI_PLAN_EX_XMM:
+		return hcall_page && fpu && !nmi ? HVIPI_PATH_XMM :
+		       HVIPI_PATH_NATIVE;
+	case HVIPI_PLAN_EX_SPARSE:
+	case HVIPI_PLAN_EX_ALL:
+		return hcall_page && input_page && hvipi_page_ok(irqs_off, nmi) ?
+		       HVIPI_PATH_MEM : HVIPI_PATH_NATIVE;
+	default:
+		/* FALLBACK, or a kind no planner writes: fail closed */
+		return HVIPI_PATH_NATIVE;
+	}
+}
+
+uint32_t hvipi_flush_path(uint32_t kind, bool hcall_page, bool input_page,
+			  bool irqs_off, bool nmi)
+{
+	if (kind == HVIPI_FLUSH_NONE)
+		return HVIPI_PATH_DONE;
+	/* FALLBACK (above the four calls), or a kind no planner writes */
+	if (kind > HVIPI_FLUSH_LIST_EX)
+		return HVIPI_PATH_NATIVE;
+	return hcall_page && input_page && hvipi_page_ok(irqs_off, nmi) ?
+	       HVIPI_PATH_MEM : HVIPI_PATH_NATIVE;
+}
+
+bool hvipi_path_done(uint32_t path, uint64_t status)
+{
+	if (path == HVIPI_PATH_DONE)
+		return true;
+	if (path < HVIPI_PATH_FAST || path > HVIPI_PATH_MEM)
+		return false;
+	return hvipi_status_ok(status);
+}
+
 uint64_t hvipi_rep_control(uint32_t code, uint32_t var_hdr, uint32_t rep_count)
 {
 	/* hvipi_control()'s word, not fast, with the rep count above it. */

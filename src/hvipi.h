@@ -110,6 +110,13 @@ enum hvipi_kind {
  *   EX_NOT_RECOMMENDED a target VP is >= 64 and the EX hint is not set
  *   VP_TOO_BIG        a target VP is in 4096..0xfffffffe
  *   NO_PAGE           no input page, or too small for the Ex input
+ * The planners give no other reason.  The glue's gate (hvipi_ipi_gate(),
+ * hvipi_flush_gate()) sends natively before any plan, for one of:
+ *   NO_HCALL          no hypercall page (after hyperv_cleanup(), during
+ *                     hv_suspend())
+ *   NMI               NMI context: a plan could reuse the input page that
+ *                     the interrupted code is filling
+ *   OFF               the VP table is not valid (not set up, or switched off)
  */
 enum hvipi_reason {
 	HVIPI_FB_NONE = 0,
@@ -119,6 +126,9 @@ enum hvipi_reason {
 	HVIPI_FB_EX_NOT_RECOMMENDED = 4,
 	HVIPI_FB_VP_TOO_BIG = 5,
 	HVIPI_FB_NO_PAGE = 6,
+	HVIPI_FB_NO_HCALL = 7,
+	HVIPI_FB_NMI = 8,
+	HVIPI_FB_OFF = 9,
 };
 
 struct hvipi_plan {
@@ -911,5 +921,124 @@ uint64_t hvipi_control(uint32_t code, bool fast, uint32_t var_hdr);
   @ ensures success_bits: \result <==> status % 65536 == 0;
   @*/
 bool hvipi_status_ok(uint64_t status);
+
+/*
+ * The glue's decisions (spec/hvipi_path.h).  The glue binds the kernel's
+ * facts to the flags, and follows the answers: whether a send is planned
+ * at all, whether the planner may write the input page, and which entry
+ * issues the plan.  Only that binding and the asm are trusted
+ * (proofs/ASSUMPTIONS.md, the glue).
+ */
+enum hvipi_path {
+	HVIPI_PATH_DONE = 0,	/* nothing to send: done, no call */
+	HVIPI_PATH_NATIVE = 1,	/* the native op sends it */
+	HVIPI_PATH_FAST = 2,	/* the fast call: registers only */
+	HVIPI_PATH_XMM = 3,	/* the XMM-fast call, inside kernel_fpu_begin() */
+	HVIPI_PATH_MEM = 4,	/* the call with this CPU's input page */
+};
+
+/*
+ * Before an IPI is planned, and before its mask is read: HVIPI_FB_NONE when
+ * it may be planned, else why it goes native.  @table_ok: the VP table is
+ * valid; @hcall_page: a hypercall page is mapped; @nmi: NMI context, where
+ * no plan is made (the one-CPU fast send, which needs neither a plan nor
+ * the page, is the caller's to try first).
+ */
+/*@ assigns \nothing;
+  @ behavior off:
+  @   assumes !table_ok;
+  @   ensures gate_first: \result == HVIPI_FB_OFF;
+  @ behavior no_hcall:
+  @   assumes table_ok && !hcall_page;
+  @   ensures no_hcall_without_page: \result == HVIPI_FB_NO_HCALL;
+  @ behavior bad_vector:
+  @   assumes table_ok && hcall_page && !vector_ok(vector);
+  @   ensures gate_first: \result == HVIPI_FB_BAD_VECTOR;
+  @ behavior nmi:
+  @   assumes table_ok && hcall_page && vector_ok(vector) && nmi;
+  @   ensures page_context: \result == HVIPI_FB_NMI;
+  @ behavior plan:
+  @   assumes table_ok && hcall_page && vector_ok(vector) && !nmi;
+  @   ensures gate_first: \result == HVIPI_FB_NONE;
+  @ complete behaviors;
+  @ disjoint behaviors;
+  @*/
+uint32_t hvipi_ipi_gate(uint32_t vector, bool table_ok, bool hcall_page,
+			bool nmi);
+
+/* The same before a remote TLB flush is planned (there is no vector). */
+/*@ assigns \nothing;
+  @ behavior off:
+  @   assumes !table_ok;
+  @   ensures gate_first: \result == HVIPI_FB_OFF;
+  @ behavior no_hcall:
+  @   assumes table_ok && !hcall_page;
+  @   ensures no_hcall_without_page: \result == HVIPI_FB_NO_HCALL;
+  @ behavior nmi:
+  @   assumes table_ok && hcall_page && nmi;
+  @   ensures page_context: \result == HVIPI_FB_NMI;
+  @ behavior plan:
+  @   assumes table_ok && hcall_page && !nmi;
+  @   ensures gate_first: \result == HVIPI_FB_NONE;
+  @ complete behaviors;
+  @ disjoint behaviors;
+  @*/
+uint32_t hvipi_flush_gate(bool table_ok, bool hcall_page, bool nmi);
+
+/* Whether the planner may be given this CPU's input page to write. */
+/*@ assigns \nothing;
+  @ ensures page_context: \result <==> page_context(irqs_off, nmi);
+  @*/
+bool hvipi_page_ok(bool irqs_off, bool nmi);
+
+/*
+ * The entry that issues an IPI plan of kind @kind: @input_page, the
+ * planner was given the input page; @fpu, kernel_fpu_begin() may be used
+ * here.  Any kind that is not a call the context allows goes native.
+ */
+/*@ assigns \nothing;
+  @ ensures one_path: \result == ipi_path(kind, hcall_page, input_page,
+  @                                       irqs_off, nmi, fpu);
+  @ ensures no_hcall_without_page: !hcall_page ==>
+  @   \result == HVIPI_PATH_DONE || \result == HVIPI_PATH_NATIVE;
+  @ ensures page_context: \result == HVIPI_PATH_MEM ==>
+  @   input_page && page_context(irqs_off, nmi) && ipi_mem_kind(kind);
+  @ ensures fpu_context: \result == HVIPI_PATH_XMM ==>
+  @   fpu && !nmi && kind == HVIPI_PLAN_EX_XMM;
+  @ ensures one_path: \result == HVIPI_PATH_DONE <==> kind == HVIPI_PLAN_NONE;
+  @ ensures one_path: \result == HVIPI_PATH_FAST ==> kind == HVIPI_PLAN_FAST;
+  @*/
+uint32_t hvipi_ipi_path(uint32_t kind, bool hcall_page, bool input_page,
+			bool irqs_off, bool nmi, bool fpu);
+
+/* The same for a remote TLB flush plan: every flush call uses the page. */
+/*@ assigns \nothing;
+  @ ensures one_path: \result == flush_path(kind, hcall_page, input_page,
+  @                                         irqs_off, nmi);
+  @ ensures no_hcall_without_page: !hcall_page ==>
+  @   \result == HVIPI_PATH_DONE || \result == HVIPI_PATH_NATIVE;
+  @ ensures page_context: \result == HVIPI_PATH_MEM ==>
+  @   input_page && page_context(irqs_off, nmi) && flush_call_kind(kind);
+  @ ensures one_path: \result == HVIPI_PATH_DONE <==>
+  @   kind == HVIPI_FLUSH_NONE;
+  @ ensures one_path: \result == HVIPI_PATH_DONE ||
+  @   \result == HVIPI_PATH_NATIVE || \result == HVIPI_PATH_MEM;
+  @*/
+uint32_t hvipi_flush_path(uint32_t kind, bool hcall_page, bool input_page,
+			  bool irqs_off, bool nmi);
+
+/*
+ * Whether a send that took @path is done (true), or must still be sent by
+ * the native op (false): a call is done exactly when its @status is
+ * success, and a failed call falls back.
+ */
+/*@ assigns \nothing;
+  @ ensures failed_falls_back: path_call(path) ==>
+  @   (\result <==> status % 65536 == 0);
+  @ ensures one_path: path == HVIPI_PATH_DONE ==> \result;
+  @ ensures one_path: !path_call(path) && path != HVIPI_PATH_DONE ==>
+  @   !\result;
+  @*/
+bool hvipi_path_done(uint32_t path, uint64_t status);
 
 #endif /* HVIPI_H */

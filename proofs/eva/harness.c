@@ -239,6 +239,37 @@ static void eva_drive_status_ok(void)
 }
 
 /*
+ * The glue's decisions: any plan kind, any flags, any status; then the
+ * cases the glue depends on most.
+ */
+static void eva_drive_decisions(void)
+{
+	uint32_t why, path;
+	bool ok;
+
+	why = hvipi_ipi_gate(eva_u32(), eva_bool(), eva_bool(), eva_bool());
+	why = hvipi_flush_gate(eva_bool(), eva_bool(), eva_bool());
+	(void)why;
+	ok = hvipi_page_ok(eva_bool(), eva_bool());
+	path = hvipi_ipi_path(eva_u32(), eva_bool(), eva_bool(), eva_bool(),
+			      eva_bool(), eva_bool());
+	ok = hvipi_path_done(path, eva_u64()) || ok;
+	path = hvipi_flush_path(eva_u32(), eva_bool(), eva_bool(), eva_bool(),
+				eva_bool());
+	ok = hvipi_path_done(path, eva_u64()) || ok;
+	(void)ok;
+	why = hvipi_ipi_gate(0xfd, true, false, false);
+	/*@ assert eva_gate_no_hcall: why == HVIPI_FB_NO_HCALL; */
+	why = hvipi_ipi_gate(2, true, true, true);
+	/*@ assert eva_gate_nmi_vector: why == HVIPI_FB_BAD_VECTOR; */
+	path = hvipi_ipi_path(HVIPI_PLAN_EX_SPARSE, true, true, true, true,
+			      false);
+	/*@ assert eva_path_nmi: path == HVIPI_PATH_NATIVE; */
+	ok = hvipi_path_done(HVIPI_PATH_MEM, 5);
+	/*@ assert eva_path_failed: !ok; */
+}
+
+/*
  * The GVA list of a TLB flush: any range, any capacity up to the page's
  * 509 list words, written into the page buffer; then the worked examples
  * of spec/FLUSH_RULES.md, section 3.
@@ -349,6 +380,7 @@ void eva_main(void)
 {
 	eva_drive_control();
 	eva_drive_status_ok();
+	eva_drive_decisions();
 	eva_drive_rep();
 	eva_drive_gva_list();
 	eva_drive_plan_one();
