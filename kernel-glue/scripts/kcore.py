@@ -757,10 +757,14 @@ def bit_constants(text):
                   one, text, flags=re.M)
 
 
-def map_types(text, path):
+def map_types(text, path, names=None, kept=None, tool='kcore.py'):
     """uint32_t -> u32 and so on, in the code (not in comments or
     literals); a continuation line aligned with an open parenthesis that
-    moved is aligned with it again."""
+    moved is aligned with it again.  names: the identifiers renamed
+    (default TYPE_MAP); kept: the "*_t" names left as they are (default
+    TYPES_KEPT); any other "*_t" name is an error."""
+    names = TYPE_MAP if names is None else names
+    kept = TYPES_KEPT if kept is None else kept
     segs = lex(text, path)
     lines = [[]]          # per line: (kind, source text, output text)
     for s in segs:
@@ -769,10 +773,10 @@ def map_types(text, path):
             continue
         if s.kind == 'code':
             for name in re.findall(r'\b\w+_t\b', s.text):
-                if name not in TYPE_MAP and name not in TYPES_KEPT:
-                    fail(path, s.line, f'type {name}: kcore.py knows no kernel name for it')
-            t = re.sub(r'\b(' + '|'.join(TYPE_MAP) + r')\b',
-                       lambda m: TYPE_MAP[m.group(1)], s.text)
+                if name not in names and name not in kept:
+                    fail(path, s.line, f'type {name}: {tool} knows no kernel name for it')
+            t = re.sub(r'\b(' + '|'.join(names) + r')\b',
+                       lambda m: names[m.group(1)], s.text)
             lines[-1].append(('k', s.text, t))
             continue
         kind = 'w' if s.kind == 'ws' else 'c'
@@ -923,6 +927,35 @@ def first_difference(want, have):
         (hl[n - 1] if n <= len(hl) else '<end of file>')
 
 
+def emit(tool, out, out_dir, check_dir, source_of):
+    """--out and --check of a generator: write out ({name: text}, in its
+    order) into out_dir, or check that check_dir holds exactly that
+    (exit status 1, naming the first difference, when it does not).
+    source_of(name): the source of a file, for the message."""
+    if out_dir:
+        os.makedirs(out_dir, exist_ok=True)
+        for name in out:
+            with open(os.path.join(out_dir, name), 'w', encoding='utf-8', newline='\n') as f:
+                f.write(out[name])
+        print(f'{tool}: wrote {", ".join(os.path.join(out_dir, n) for n in out)}')
+        return 0
+    for name in out:
+        path = os.path.join(check_dir, name)
+        try:
+            have = read(path)
+        except OSError as e:
+            print(f'{tool}: {path}: {e.strerror}', file=sys.stderr)
+            return 1
+        if have != out[name]:
+            n, want, got = first_difference(out[name], have)
+            print(f'{tool}: {path}:{n}: not what {tool}.py writes from {source_of(name)}:\n'
+                  f'  expected: {want!r}\n  found:    {got!r}', file=sys.stderr)
+            return 1
+    print(f'{tool}: {", ".join(os.path.join(check_dir, n) for n in out)}: '
+          f'the generated copy of the current {os.path.dirname(source_of(next(iter(out))))}/')
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     g = ap.add_mutually_exclusive_group(required=True)
@@ -935,29 +968,7 @@ def main(argv=None):
     except KcoreError as e:
         print(f'kcore: {e}', file=sys.stderr)
         return 2
-    if a.out:
-        os.makedirs(a.out, exist_ok=True)
-        for name in OUTPUTS:
-            with open(os.path.join(a.out, name), 'w', encoding='utf-8', newline='\n') as f:
-                f.write(out[name])
-        print(f'kcore: wrote {", ".join(os.path.join(a.out, n) for n in OUTPUTS)}')
-        return 0
-    bad = 0
-    for name in OUTPUTS:
-        path = os.path.join(a.check, name)
-        try:
-            have = read(path)
-        except OSError as e:
-            print(f'kcore: {path}: {e.strerror}', file=sys.stderr)
-            return 1
-        if have != out[name]:
-            n, want, got = first_difference(out[name], have)
-            print(f'kcore: {path}:{n}: not what kcore.py writes from src/{name}:\n'
-                  f'  expected: {want!r}\n  found:    {got!r}', file=sys.stderr)
-            return 1
-    print(f'kcore: {", ".join(os.path.join(a.check, n) for n in OUTPUTS)}: '
-          'the generated copy of the current src/')
-    return 0
+    return emit('kcore', out, a.out, a.check, lambda name: f'src/{name}')
 
 
 if __name__ == '__main__':

@@ -146,11 +146,32 @@ static uint32_t rxf_weight(uint64_t w)
 	return (uint32_t)__builtin_popcountll(w);
 }
 
+/*
+ * The VPs of an Ex sparse set: bank k of out->valid_bank_mask is the
+ * bank word banks[i], i the index of bit k among the mask's set bits (the
+ * banks are compacted).  Banks 16 and up are left out when BANKS16 is
+ * read as KVM does.
+ */
+static void rxf_set_banks(struct rxf_result *out, const struct rxf_call *c,
+			  const uint64_t *banks, uint32_t kvm)
+{
+	uint32_t i = 0, k, b;	/* i: compacted index of bank k */
+
+	for (k = 0; k < ((kvm & RXF_DEV_BANKS16) ? RXF_KVM_BANKS : 64u); k++) {
+		if (!((out->valid_bank_mask >> k) & 1u))
+			continue;
+		for (b = 0; b < 64u; b++)
+			if ((banks[i] >> b) & 1u)
+				rxf_set(out, c, 64u * k + b);
+		i++;
+	}
+}
+
 int rxf_decode(const struct rxf_call *c, struct rxf_result *out)
 {
 	const uint32_t kvm = c->rules;	/* rules read as KVM does */
 	const uint64_t ctl = c->control;
-	uint32_t code, varhdr, repcnt, repidx, hdr, nb = 0, i, k, nread, words;
+	uint32_t code, varhdr, repcnt, repidx, hdr, nb = 0, k, nread, words;
 	bool fast, ex, list, known, kvm_denied, tlfs_denied, all = false;
 	uint64_t w[4], banks[64], mask = 0;
 	struct rxf_in in;
@@ -225,20 +246,23 @@ int rxf_decode(const struct rxf_call *c, struct rxf_result *out)
 		if (words > F_XMM_WORDS) {
 			out->dev |= RXF_DEV_XMM_SIZE;
 			if (!(kvm & RXF_DEV_XMM_SIZE))
-				return rxf_fail(out, RX_ST_INVALID_INPUT, "input over 112 bytes of XMM input");
+				return rxf_fail(out, RX_ST_INVALID_INPUT,
+						"input over 112 bytes of XMM input");
 		}
 	} else {
 		out->bytes = 8u * (size_t)words;
 		if (c->rdx & 7u) {
 			out->dev |= RXF_DEV_ALIGN;
 			if (!(kvm & RXF_DEV_ALIGN))
-				return rxf_fail(out, RX_ST_INVALID_ALIGN, "input GPA not 8-aligned");
+				return rxf_fail(out, RX_ST_INVALID_ALIGN,
+						"input GPA not 8-aligned");
 		}
 		if ((c->rdx & (F_PAGE - 1u)) + out->bytes > F_PAGE ||
 		    !rxf_mapped(c, c->rdx, out->bytes)) {
 			out->dev |= RXF_DEV_PAGE;
 			if (!(kvm & RXF_DEV_PAGE))
-				return rxf_fail(out, RX_ST_INVALID_ALIGN, "input crosses its page or is not mapped");
+				return rxf_fail(out, RX_ST_INVALID_ALIGN,
+						"input crosses its page or is not mapped");
 		}
 	}
 	if (!rxf_words(&in, 0, hdr, w))
@@ -254,7 +278,8 @@ int rxf_decode(const struct rxf_call *c, struct rxf_result *out)
 	if (list && (out->flags & RXF_F_NON_GLOBAL)) {
 		out->dev |= RXF_DEV_NONGLOBAL;
 		if (!(kvm & RXF_DEV_NONGLOBAL))
-			return rxf_fail(out, RX_ST_INVALID_PARAM, "NON_GLOBAL_MAPPINGS_ONLY on a List call");
+			return rxf_fail(out, RX_ST_INVALID_PARAM,
+					"NON_GLOBAL_MAPPINGS_ONLY on a List call");
 	}
 
 	/* 6. the VP set */
@@ -276,7 +301,8 @@ int rxf_decode(const struct rxf_call *c, struct rxf_result *out)
 		if (out->format != F_FMT_SPARSE && out->format != F_FMT_ALL) {
 			out->dev |= RXF_DEV_FORMAT;
 			if (!(kvm & RXF_DEV_FORMAT))
-				return rxf_fail(out, RX_ST_INVALID_PARAM, "format neither sparse nor all");
+				return rxf_fail(out, RX_ST_INVALID_PARAM,
+						"format neither sparse nor all");
 		}
 		if (out->flags & RXF_F_ALL_PROCESSORS)
 			out->dev |= RXF_DEV_EX_ALLPROC;
@@ -289,7 +315,8 @@ int rxf_decode(const struct rxf_call *c, struct rxf_result *out)
 				out->empty_set = true;
 		} else {
 			if (fast && nb > F_KVM_XMM_BANKS)
-				return rxf_fail(out, RX_ST_INVALID_INPUT, "more than 10 banks as XMM input");
+				return rxf_fail(out, RX_ST_INVALID_INPUT,
+						"more than 10 banks as XMM input");
 			nread = nb;
 			if (nb > RXF_KVM_BANKS || (out->valid_bank_mask >> RXF_KVM_BANKS)) {
 				out->dev |= RXF_DEV_BANKS16;
@@ -298,21 +325,10 @@ int rxf_decode(const struct rxf_call *c, struct rxf_result *out)
 			}
 			if (!rxf_words(&in, 4u, nread, banks))
 				return rxf_fail(out, RX_ST_INVALID_INPUT, "bank words unreadable");
-			if (!(kvm & RXF_DEV_EX_ALLPROC) && (out->flags & RXF_F_ALL_PROCESSORS)) {
+			if (!(kvm & RXF_DEV_EX_ALLPROC) && (out->flags & RXF_F_ALL_PROCESSORS))
 				all = true;
-			} else {
-				i = 0;	/* compacted index of bank k */
-				for (k = 0; k < ((kvm & RXF_DEV_BANKS16) ? RXF_KVM_BANKS : 64u); k++) {
-					uint32_t b;
-
-					if (!((out->valid_bank_mask >> k) & 1u))
-						continue;
-					for (b = 0; b < 64u; b++)
-						if ((banks[i] >> b) & 1u)
-							rxf_set(out, c, 64u * k + b);
-					i++;
-				}
-			}
+			else
+				rxf_set_banks(out, c, banks, kvm);
 		}
 	}
 	if (all)
