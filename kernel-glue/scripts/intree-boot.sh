@@ -273,26 +273,26 @@ boot() {
 	return $rc
 }
 
-# budget LOG SPEC: every fallback count within SPEC (NAME<=BOUND,...)
+# budget LOG SPEC: every fallback count within SPEC (NAME<=BOUND,...;
+# BOUND a sum of terms N, COUNT or K*COUNT); prints what is over
 budget() {
-	bad=""
-	for c in $(sed -n 's/.*# hv_testhv: counts //p' "$1" | tr ' ' '\n' |
-		   grep -E '^(ipi|flush)_fb_'); do
-		name=${c%%=*}
-		v=${c#*=}
-		b=$(echo "$2" | tr ',' '\n' | sed -n "s/^$name<=//p")
-		if [ -z "$b" ]; then
-			lim=0
-		else
-			case $b in
-			*\**) lim=$((${b%%\**} * $(count "$1" "${b#*\*}"))) ;;
-			[0-9]*) lim=$b ;;
-			*) lim=$(count "$1" "$b") ;;
-			esac
-		fi
-		[ "$v" -le "$lim" ] || bad="$bad $name=$v>$lim"
-	done
-	echo "${bad:-}"
+	python3 - "$1" "$2" <<'PYEOF'
+import re, sys
+line = [l for l in open(sys.argv[1], errors='replace') if '# hv_testhv: counts ' in l]
+counts = dict(kv.split('=', 1) for kv in line[-1].split('counts ', 1)[1].split()) if line else {}
+spec = {} if sys.argv[2] == '-' else dict(t.split('<=', 1) for t in sys.argv[2].split(','))
+def term(t):
+    k, _, c = t.rpartition('*')
+    v = int(c) if c.isdigit() else int(counts.get(c, 0))
+    return v * (int(k) if k else 1)
+over = []
+for name, v in counts.items():
+    if re.match(r'(ipi|flush)_fb_', name):
+        lim = sum(term(t) for t in spec[name].split('+')) if name in spec else 0
+        if int(v) > lim:
+            over.append(f'{name}={v}>{lim}')
+print(' '.join(over) if counts else 'no counts line')
+PYEOF
 }
 
 splat_re='BUG:|WARNING:|Oops|Call Trace|soft lockup|hard LOCKUP|rcu_sched detected stall|rcu: INFO|blocked for more than|Kernel panic|invoked oom-killer|unchecked MSR|Uhhuh|hv_testhv: refused'

@@ -44,10 +44,10 @@ expect() {
 	'')
 		echo "intree-series: $1 is not in copies.txt" >&2
 		return 1 ;;
-	kcore:*)
+	kcore:* | krx:*)
 		tmp=$(mktemp -d)
-		python3 "$here/scripts/kcore.py" --out "$tmp" >/dev/null &&
-			cp "$tmp/${src#kcore:}" "$2"
+		python3 "$here/scripts/${src%%:*}.py" --out "$tmp" >/dev/null &&
+			cp "$tmp/${src#*:}" "$2"
 		rc=$?
 		rm -rf "$tmp"
 		return $rc ;;

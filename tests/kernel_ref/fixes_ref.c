@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * fixes_ref: the four fixes of kernel-glue/intree/fixes/ on Linux 6.1's
+ * fixes_ref: the four fixes of the head of kernel-glue/intree/series/ on Linux 6.1's
  * own code.  arch/x86/hyperv/hv_apic.c and mmu.c are compiled twice
  * against shim/: as extracted (the "pristine" build) and with the four
  * patches applied by patch -p1 (the "fixed" build); each build's two entry
@@ -573,7 +573,7 @@ int main(void)
 		fails_path = fails;
 		remove(fails);
 	}
-	printf("fixes_ref: Linux side: %s, arch/x86/hyperv/hv_apic.c and mmu.c compiled twice: unchanged (pristine) and with kernel-glue/intree/fixes/*.patch (fixed)\n",
+	printf("fixes_ref: Linux side: %s, arch/x86/hyperv/hv_apic.c and mmu.c compiled twice: unchanged (pristine) and with the fixes at the head of kernel-glue/intree/series/ (fixed)\n",
 	       KREF_PKG_VERSION);
 	for (i = 0; i < 2; i++) {
 		const struct build *b = &builds[i];

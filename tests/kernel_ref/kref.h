@@ -94,7 +94,7 @@ extern void (*kref_hcall_hook)(uint64_t control, void *input);
 
 /*
  * What Linux 6.1 keeps elsewhere and the unchanged files do not read, but
- * the files with the fixes of kernel-glue/intree/fixes/ do (fixes_ref.c):
+ * the files with the fixes of the head of kernel-glue/intree/series/ do (fixes_ref.c):
  * in_nmi() (shim/linux/hardirq.h) and the processor counts of
  * <asm/smp.h>, set by generic_processor_info() and acpi_register_lapic():
  * the processors registered and those the firmware listed but the kernel
