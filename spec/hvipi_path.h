@@ -23,6 +23,9 @@
  *     anything else                -> native
  *   done: a call is done exactly when its status is success; NONE is done,
  *   the native path is not (the caller sends natively).
+ *
+ * No lemma here: the contracts state each property of the table directly,
+ * and a global lemma would be a hypothesis of every goal of the gate.
  */
 #ifndef HVIPI_SPEC_PATH_H
 #define HVIPI_SPEC_PATH_H
@@ -57,33 +60,6 @@
     1 <= kind <= 4 ?
       (hcall != 0 && page != 0 && irqs_off != 0 && nmi == 0 ? 4 : 1) :
     1;
-
-  // Each path value is one of the five (DONE .. MEM).
-  lemma ipi_path_range:
-    \forall integer kind, hcall, page, irqs_off, nmi, fpu;
-      0 <= ipi_path(kind, hcall, page, irqs_off, nmi, fpu) <= 4;
-
-  // A call path needs a hypercall page, whatever the plan.
-  lemma ipi_path_hcall:
-    \forall integer kind, hcall, page, irqs_off, nmi, fpu;
-      path_call(ipi_path(kind, hcall, page, irqs_off, nmi, fpu)) ==>
-        hcall != 0;
-
-  lemma flush_path_hcall:
-    \forall integer kind, hcall, page, irqs_off, nmi;
-      path_call(flush_path(kind, hcall, page, irqs_off, nmi)) ==>
-        hcall != 0;
-
-  // The page is used only in a context where it may be written.
-  lemma ipi_path_page:
-    \forall integer kind, hcall, page, irqs_off, nmi, fpu;
-      ipi_path(kind, hcall, page, irqs_off, nmi, fpu) == 4 ==>
-        page != 0 && page_context(irqs_off, nmi);
-
-  lemma flush_path_page:
-    \forall integer kind, hcall, page, irqs_off, nmi;
-      flush_path(kind, hcall, page, irqs_off, nmi) == 4 ==>
-        page != 0 && page_context(irqs_off, nmi);
 */
 
 #endif /* HVIPI_SPEC_PATH_H */

@@ -434,7 +434,8 @@ for ctl in $CONTROLS; do
 	# shellcheck disable=SC2046
 	set -- $(run_line "$run")
 	log=$OUT/control-$ctl.log
-	boot "control $ctl" "$2" "$3" "$4" "$5" "$OUT/bzImage-$ctl" "$log"
+	# failfast: the platform panics at the first send it finds missed
+	boot "control $ctl" "$2" "$3,failfast" "$4" "$5" "$OUT/bzImage-$ctl" "$log"
 	rc=$?
 	hit=$(grep -aE -m 1 "$expect" "$log")
 	[ -n "$hit" ] && ! grep -aq '^# hv_testhv: pass:[0-9]* fail:0$' "$log"
