@@ -294,7 +294,11 @@ def krx_module(kdir, work, suite):
         f.write('obj-m := krx_stub.o\n'
                 'krx_stub-y := stub.o testhv_rx.o testhv_rx_flush.o\n')
     t0 = time.monotonic()
-    r = run(['make', '-C', hdrs, f'M={mod}', 'W=1', 'modules'])
+    # The kernel's make is ours: nothing of an outer make (make test's -j2
+    # jobserver) may reach it, or it warns that the jobserver is gone.
+    menv = {k: v for k, v in os.environ.items()
+            if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'MAKEFILES', 'MAKEOVERRIDES')}
+    r = run(['make', '-C', hdrs, f'M={mod}', 'W=1', 'modules'], env=menv)
     log = r.stdout + r.stderr
     with open(os.path.join(mod, 'build.log'), 'w') as f:
         f.write(log)
