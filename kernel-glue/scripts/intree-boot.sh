@@ -108,9 +108,14 @@ if [ "$(cat "$OUT/src.version" 2>/dev/null)" != "$key" ] ||
 		--exclude=linux-source-6.1/tools/perf \
 		--exclude=linux-source-6.1/tools/testing ||
 		die "cannot extract $TARBALL"
-	# A git tree, so that the series goes in as a maintainer takes it.
-	# Debian's .gitignore ignores every top-level entry: add -f.
-	(cd "$tree" && git init -q && git add -f -A . &&
+	# A git tree, so that the series goes in as a maintainer takes it:
+	# the files the series changes are tracked (git am needs them in the
+	# index; the rest of the tree only has to be there).  Debian's
+	# .gitignore ignores every top-level entry: add -f.
+	touched=$(sed -n 's|^--- a/\([^	]*\).*|\1|p' "$INTREE"/series/*.patch |
+		sort -u | while read -r f; do [ -f "$tree/$f" ] && echo "$f"; done)
+	# shellcheck disable=SC2086
+	(cd "$tree" && git init -q && git add -f -- $touched &&
 	 git -c user.name=base -c user.email=base@localhost commit -qm base &&
 	 git tag base) || die "cannot make $tree a git tree"
 	echo "$key" >"$OUT/src.version"
@@ -144,8 +149,20 @@ if ! diff -rq "$INTREE/series" "$applied" >/dev/null 2>&1; then
 	rm -rf "$applied" "$kout"
 	mkdir -p "$kout"
 	git -C "$tree" am --abort >/dev/null 2>&1
-	git -C "$tree" reset -q --hard base && git -C "$tree" clean -q -f -d -x ||
+	# reset --hard removes what the series added (tracked since base);
+	# no clean: the rest of the tree is untracked.  A file the series
+	# changes that base does not track yet joins base.
+	git -C "$tree" reset -q --hard base ||
 		die "cannot take $tree back to base"
+	for f in $(sed -n 's|^--- a/\([^	]*\).*|\1|p' "$INTREE"/series/*.patch | sort -u); do
+		git -C "$tree" ls-files --error-unmatch -- "$f" >/dev/null 2>&1 ||
+			git -C "$tree" add -f -- "$f" || die "cannot track $f"
+	done
+	if ! git -C "$tree" diff --cached --quiet; then
+		git -C "$tree" -c user.name=base -c user.email=base@localhost \
+			commit -q --amend -m base && git -C "$tree" tag -f base >/dev/null ||
+			die "cannot amend base"
+	fi
 	n=0
 	for p in "$INTREE"/series/*.patch; do
 		n=$((n + 1))
