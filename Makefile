@@ -13,6 +13,7 @@
 #
 # Each installs what it lacks with apt-get (as root, Debian 12) and says so.
 # Other targets: kernel, qemu-test, intree-boot, fuzz (FUZZ_SECONDS=N), clean,
+# diary-check (no tracked file reads like a work log),
 # bench (instruction counts vs the real Linux code and the Linux reference;
 # BENCH_STRICT=1).
 # Proof upkeep (CONTRIBUTING.md): replay (the gate from the committed WP
@@ -148,7 +149,7 @@ report:
 
 # Fails when proofs/PROOF_REPORT.md or README.md's proof numbers no longer
 # match the sources and proofs/cache/, or proofs/MUTANTS.md's table of the
-# mutants on today's sources no longer matches the committed runs (no
+# mutants on the current sources no longer matches the committed runs (no
 # solver, no WP run; about a second); CI runs it first.  make report and
 # proofs/mutants/status.py --write regenerate them.
 .PHONY: report-check
@@ -156,6 +157,14 @@ report-check:
 	$(call ensure,python3)
 	@rc=0; python3 proofs/report.py --check || rc=1; \
 	python3 proofs/mutants/status.py --check || rc=1; exit $$rc
+
+# Fails, listing path:line, when a tracked file dates a fact by the work
+# session it came from instead of stating it as it is (.ci/diary-check.py
+# says which wording; git and python3, under a second); CI runs it second.
+.PHONY: diary-check
+diary-check:
+	$(call ensure,python3)
+	@python3 .ci/diary-check.py
 
 diversity: deps-prove
 	sh proofs/diversity.sh $(BUILD)
