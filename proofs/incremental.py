@@ -19,9 +19,9 @@
 #                                          OUT/incr/, with the fingerprint
 #                                          reuse took at the run's start
 #   incremental.py reuse OUT               (at the start of a run: records
-#                                          today's fingerprints) print the
+#                                          the tree's fingerprints) print the
 #                                          functions whose kept
-#                                          proof matches today's fingerprint
+#                                          proof matches the tree's fingerprint
 #                                          and write their goals as
 #                                          OUT/wp-reused.log,
 #                                          OUT/wp-report-reused.json (and

@@ -109,7 +109,7 @@ def read_acct(path, smoke_timeout, timeout):
 
     A prover run is "killed" when a signal ended it; a prover that WP
     cancels (the other one has proved the goal) was seen to exit with
-    status 0 (stop 21), so such runs are counted by their times below,
+    status 0, so such runs are counted by their times below,
     not here.  A run is "smoke" when it ended at the
     smoke timeout (a smoke test's prover gives up there; a goal that a
     prover decides in exactly that time is counted here too), "timeout"

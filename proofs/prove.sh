@@ -54,11 +54,10 @@ jobs=${HVIPI_WP_JOBS:-2}
 # The smoke tests (dead code, dead loops, inconsistent requires/assumes)
 # are goals of the same runs: one generation of every goal, not two.
 smoke=""
-# Their timeout is 1 s (5 s until stop 21, Frama-C's default 2 s until
-# stop 26).  A passed smoke test holds both provers until the timeout, and
-# 24 vacuity faults planted in stop 26 (proofs/smoke-faults/README.md,
-# make smoke-faults) show that whatever the provers find, they find in
-# under 0.2 s: every fault caught at 2 s or 10 s is caught at 1 s, by the
+# Their timeout is 1 s, not Frama-C's default 2 s: a passed smoke test
+# holds both provers until the timeout, and 24 planted vacuity faults
+# (proofs/smoke-faults/README.md, make smoke-faults) show that whatever
+# the provers find, they find in under 0.2 s: every fault caught at 2 s or 10 s is caught at 1 s, by the
 # two provers together (each alone misses one).  CONTRIBUTING.md "Proof
 # cost", lever 16.
 smoke_timeout=${HVIPI_SMOKE_TIMEOUT:-1}
@@ -98,13 +97,13 @@ fi
 # The lemmas and EVA need nothing of the functions' runs: they run beside
 # them (they were 64 s and 18 s after them, while the last WP process
 # left a core idle).  The lemmas: two of them, 1 << k fits 64 bits for
-# 0 <= k < 64 and bits 0 .. 7 of 255 are set (bit64_255, stop 27), are
+# 0 <= k < 64 and bits 0 .. 7 of 255 are set (bit64_255), are
 # beyond SMT solvers (they cannot enumerate k): when the provers fail,
 # WP's Range tactic splits a lemma into one case per value of k, each
 # evaluated by Qed.  The tactic is applied only to lemmas.
 # The provers get 10 s a lemma here, not 30: the provers' proofs of the
-# lemmas take at most 2.3 s (stop 22), and the 30 s were spent on the two
-# lemmas only the tactic proves (a shorter timeout can only fail a proof,
+# lemmas take at most 2.3 s (measured), and a 30 s timeout is spent on
+# the two lemmas only the tactic proves (a shorter timeout can only fail a proof,
 # which the gate reports; WP's cache keys do not hold the timeout).
 rm -f "$out/lemmas.rc" "$out/eva.rc" "$out/wp-lemmas.log" "$out/eva.out"
 # shellcheck disable=SC2086
@@ -157,8 +156,7 @@ fi
 # is proved again, whole, from an empty cache with the longer timeout; the
 # valid verdicts join the cache, the gate takes for each property the run
 # that proved more of its goals.  Whole: a retry with -wp-prop on the
-# failed clause alone was tried (stop 20) and gives WP a different task
-# for the same goal, whose verdict `make replay` cannot find.
+# failed clause alone gives WP a different task for the same goal, whose verdict `make replay` cannot find.
 retry_timeout=$(grep -v '^#' proofs/wp-retry.txt | grep .)
 rm -rf "$out/cache-retry" "$out/wp-retry.json" "$out/wp-retry.log"
 retry=$(for i in $(seq 1 $n); do python3 proofs/gate.py --unproved-functions "$out/wp-report-$i.json" || echo "hvipi: cannot read $out/wp-report-$i.json" >&2; done | tr '\n' ',' | sed 's/,,*/,/g; s/^,//; s/,$//')

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
-"""hvipi: per-goal prover choice, recorded from the last run (issue 17).
+"""hvipi: per-goal prover choice, recorded from a cold run (issue 17).
 
 WP 25 races every prover of -wp-prover on a goal and cancels the losers when
 one succeeds: on the goals CVC5 needs 10-25 s for, Z3 burns the same time

@@ -134,7 +134,7 @@ csv=""
 # -wp-par: how many goals WP looks up at once.  No prover runs, but WP's
 # task server still schedules each lookup as a job and sleeps between its
 # polls: with 2 at a time each process spent about a third of its time
-# idle (stop 21, 2 cores: processes of 218 s with -wp-par 2, 153 s with
+# idle (measured on 2 cores: processes of 218 s with -wp-par 2, 153 s with
 # 8, 127 s with 32, the same CPU time; the verdicts and keys are the same).
 replay_par=${HVIPI_REPLAY_PAR:-32}
 # The lemmas and EVA: beside the functions' processes, as in prove.sh

@@ -1305,7 +1305,7 @@ UNINTERPRETED = ('all_reads', 'present_is_partition', 'partition_vp')
 UNINTERPRETED += ('flush_reads', 'HVIPI_FLUSH_REACHES')
 # The pinned-field predicates of spec/hvipi_xmm.h (over a struct pointer,
 # plan_input_pinned with two labels): E-ACSL 25 overflows its stack on
-# them (hvipi_plan_one, stop 20), so their clauses become \true in the
+# them (seen on hvipi_plan_one), so their clauses become \true in the
 # copy too.  Every plan of the tests is checked against the same rules
 # by tests/common/check.c (ck_pinned).
 UNINTERPRETED += ('plan_regs_pinned', 'plan_control_pinned',

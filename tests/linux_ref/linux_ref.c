@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * linux_ref: what the Linux guest sends today (see linux_ref.h).
+ * linux_ref: what Linux 6.1's guest code sends (see linux_ref.h).
  */
 #include <string.h>
 

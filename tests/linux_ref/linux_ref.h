@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * linux_ref: a model, written from the facts (§3), of what today's Linux
- * guest sends for a Hyper-V PV IPI.  Self-contained: its own constants.
+ * linux_ref: a model, written from the facts (§3), of what Linux
+ * 6.1's guest code sends for a Hyper-V PV IPI.  Self-contained: its own
+ * constants.
  * Same inputs as hvipi_plan_mask() / hvipi_plan_one(), same output shape
  * (control, rdx, r8, input page bytes), so the receiver model can decode
  * it.  Also the baseline of the benchmarks.
