@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * linux_ref: a model, written from the facts (§3), of what Linux
+ * linux_ref: a model, written from docs/HYPERV_FACTS.md §3, of what Linux
  * 6.1's guest code sends for a Hyper-V PV IPI.  Self-contained: its own
  * constants.
  * Same inputs as hvipi_plan_mask() / hvipi_plan_one(), same output shape

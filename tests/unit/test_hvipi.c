@@ -2,8 +2,8 @@
 /*
  * Unit tests of the hvipi core: every fallback reason, their precedence,
  * the control word encoder, the status check, the page guard, and each
- * known bug of facts §5 that concerns the core, and the GVA list of the
- * remote TLB flush (hvipi_gva_list).
+ * known bug of docs/HYPERV_FACTS.md §5 that concerns the core, and the
+ * GVA list of the remote TLB flush (hvipi_gva_list).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
