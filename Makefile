@@ -147,10 +147,11 @@ report:
 	@rc=0; HVIPI_WP_JOBS=1 sh proofs/replay.sh $(BUILD) || rc=1; \
 	python3 proofs/report.py --build $(BUILD) || rc=1; exit $$rc
 
-# Fails when proofs/PROOF_REPORT.md or README.md's proof numbers no longer
-# match the sources and proofs/cache/, or proofs/MUTANTS.md's table of the
-# mutants on the current sources no longer matches the committed runs (no
-# solver, no WP run; about a second); CI runs it first.  make report and
+# Fails when proofs/PROOF_REPORT.md or README.md's proof-numbers block no
+# longer match the sources and proofs/cache/, when a claim of the report is
+# not proven, or when proofs/MUTANTS.md's table of the mutants on the
+# current sources no longer matches the committed runs (no solver, no WP
+# run; about a second); CI runs it first.  make report and
 # proofs/mutants/status.py --write regenerate them.
 .PHONY: report-check
 report-check:

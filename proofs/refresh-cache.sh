@@ -81,8 +81,8 @@ cp "$work/MANIFEST" "$new/MANIFEST"
 	grep -E '^(total|TOTAL|gate:|smoke tests|goals proved only|(Qed|Z3|CVC5|Script) proved)' \
 		"$work/proof/summary.txt" 2>/dev/null | sed 's/^/summary: /'
 	# The gate's row of each function: the numbers `make report` writes
-	# into the report and README.md and `make report-check` holds them to
-	# (proofs/report_numbers.py).
+	# into the report's function table and `make report-check` holds it
+	# to (proofs/report_numbers.py).
 	sed -n '/^---/,/^---/p' "$work/proof/summary.txt" 2>/dev/null | grep -v '^---' | sed 's/^/row: /'
 } > "$new/COLD-RUN"
 stale=0

@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # hvipi proof report: what the gate proves, claim by claim.  Reads the
-# outputs of `make replay` (BUILD/replay: the WP logs and JSON reports,
-# the Report plugin's per-property CSV, the gate summary, EVA), the
-# contracts in src/, proofs/functions.txt, proofs/ASSUMPTIONS.md and the
-# prover-diversity data; writes BUILD/proof/PROOF_REPORT.md,
-# BUILD/proof/claims.json and a copy of the .md in proofs/, and sets
-# README.md's proof table and totals from the same numbers (issue 30:
-# proofs/report_numbers.py; `--check`, which is `make report-check`, fails
-# when the report or README no longer match the sources or proofs/cache/).
+# outputs of `make replay` (BUILD/replay: the WP logs, the Report plugin's
+# per-property CSV, the gate summary, EVA), the contracts in src/,
+# proofs/functions.txt, proofs/cache/COLD-RUN and the prover-diversity
+# data; writes BUILD/proof/PROOF_REPORT.md, BUILD/proof/claims.json (every
+# clause with its goals, provers and times), a copy of the .md in proofs/
+# and README.md's proof-numbers block (proofs/report_numbers.py).  Reads
+# only files: it runs no WP and no solver.  `--check` (make report-check)
+# fails when the report or README's block no longer match the sources or
+# proofs/cache/, or when a claim is not proven; `--readme` rewrites
+# README's block from the committed report.
 #
 # Fail-closed: a claim is "proven" only if the replay passed and every
 # clause that carries it has the status Valid in the Report plugin's CSV
@@ -632,6 +634,59 @@ def fmt_by(glist):
                      for p, (n, t) in sorted(by.items())) or "-"
 
 
+ANNOT_RE = re.compile(r"^\[rte:annot\] annotating function (\w+)\s*$")
+
+
+def read_annotated(paths):
+    """The functions the RTE plugin annotated, from the WP logs: the
+    evidence that -wp-rte looked at a function in which it found nothing
+    to check."""
+    out = set()
+    for path in paths:
+        for line in (read_text(path) or "").splitlines():
+            m = ANNOT_RE.match(line)
+            if m:
+                out.add(m.group(1))
+    return out
+
+
+def def_file(fn):
+    """The source file that defines FN (src/hvipi.c unless an inline
+    function of src/hvipi.h)."""
+    text = read_text(os.path.join(TOP, "src/hvipi.h")) or ""
+    if re.search(r"^static inline[^;(]*\b" + re.escape(fn) + r"\(", text, re.M):
+        return "src/hvipi.h"
+    return "src/hvipi.c"
+
+
+def rte_functions(defined, proven_fns):
+    """The functions whose runtime errors the claim rte covers: every
+    function defined in src/hvipi.c, then every other function of the
+    gate (the ghost functions, the inline functions of src/hvipi.h)."""
+    return list(defined) + [f for f in proven_fns if f not in defined]
+
+
+def rte_status(fn, rows, goals, annotated, proven_fns):
+    """(status, RTE goals, RTE rows of the CSV) of FN's RTE clause.  Valid
+    only if the function is in the gate, the RTE plugin annotated it in
+    the replay, and every RTE assertion it added is Valid in the CSV and
+    has Valid WP goals (or it added none: nothing can fail there)."""
+    gl = sorted(g for g in goals if g.startswith(f"typed_{fn}_")
+                and "_assert_rte_" in g)
+    rte = [r for r in rows if r["function"] == fn and
+           r["property kind"] in RTE_KINDS]
+    if fn not in proven_fns:
+        return "not tried", gl, rte
+    if fn not in annotated:
+        return "not tried (the replay's log does not show -wp-rte annotating it)", gl, rte
+    if bool(gl) != bool(rte):
+        return (f"no result ({len(rte)} RTE assertions in the CSV, "
+                f"{len(gl)} RTE goals in the log)"), gl, rte
+    bad = [g for g in gl if goals[g][1] != "Valid"] + \
+        [r for r in rte if r["status"] != "Valid"]
+    return ("Valid" if not bad else f"{len(bad)} not valid"), gl, rte
+
+
 def diversity_data(build, manifest_sha):
     for path, where in ((os.path.join(build, "proof/diversity.json"), "build"),
                         (os.path.join(TOP, "proofs/diversity.json"), "snapshot")):
@@ -653,13 +708,19 @@ def main():
     ap.add_argument("--build", default=os.path.join(TOP, "build"))
     ap.add_argument("--no-copy", action="store_true",
                     help="do not copy the report to proofs/PROOF_REPORT.md "
-                    "(nor update README.md)")
+                    "(nor write README.md's proof-numbers block)")
     ap.add_argument("--check", action="store_true",
                     help="write nothing: fail if proofs/PROOF_REPORT.md or "
-                    "README.md's proof numbers are stale (make report-check)")
+                    "README.md's proof numbers are stale, or a claim is not "
+                    "proven (make report-check)")
+    ap.add_argument("--readme", action="store_true",
+                    help="only rewrite README.md's proof-numbers block from "
+                    "proofs/PROOF_REPORT.md and proofs/cache/COLD-RUN")
     args = ap.parse_args()
     if args.check:
         return check()
+    if args.readme:
+        return readme_only()
     build = os.path.abspath(args.build)
     rep = os.path.join(build, "replay")
     outdir = os.path.join(build, "proof")
@@ -682,6 +743,7 @@ def main():
         read_csv(os.path.join(rep, "report-lemmas.csv"))
     goals = {**read_goals(os.path.join(rep, "wp.log")),
              **read_goals(os.path.join(rep, "wp-lemmas.log"))}
+    annotated = read_annotated([os.path.join(rep, "wp.log")])
     proven_fns, pending_fns = gated_functions()
     defined = all_functions()
     not_gated = [f for f in defined if f not in proven_fns]
@@ -719,27 +781,16 @@ def main():
                 cl["goals"] = goal_summary(gl, goals)
                 cls.append(cl)
         else:
-            # Per function: the RTE assertions -wp-rte added (the CSV rows
-            # whose kind is an alarm) and their WP goals must all be valid.
-            for fn in defined:
-                gl = sorted(g for g in goals if g.startswith(f"typed_{fn}_")
-                            and "_assert_rte_" in g)
-                rte = [r for r in rows if r["function"] == fn and
-                       r["property kind"] in RTE_KINDS]
-                st = "not tried"
-                if fn in proven_fns:
-                    bad = [g for g in gl if goals[g][1] != "Valid"] + \
-                        [r for r in rte if r["status"] != "Valid"]
-                    # -wp-rte adds no assertion to a function with no
-                    # operation that can fail (comparisons, constants):
-                    # nothing to prove, so nothing unproven
-                    st = ("Valid" if not gl and not rte else
-                          "no result" if not gl or not rte else
-                          "Valid" if not bad else f"{len(bad)} not valid")
-                cls.append({"file": "src/hvipi.c", "line": None, "function": fn,
+            # Per function of the gate or of src/hvipi.c: the RTE
+            # assertions -wp-rte added (the CSV rows whose kind is an
+            # alarm) and their WP goals must all be valid.
+            for fn in rte_functions(defined, proven_fns):
+                st, gl, rte = rte_status(fn, rows, goals, annotated, proven_fns)
+                cls.append({"file": def_file(fn), "line": None, "function": fn,
                             "behavior": None,
                             "text": f"{len(rte)} RTE assertions, {len(gl)} goals",
-                            "status": st, "goals": goal_summary(gl, goals)})
+                            "status": st, "assertions": len(rte),
+                            "goals": goal_summary(gl, goals)})
         for cl in cls:
             if cl["function"] not in proven_fns:
                 cl["note"] = "function not in the gate"
@@ -757,18 +808,33 @@ def main():
                            "clauses": cls, "does_not_prove": c["not"]})
 
     div = diversity_data(build, sha(cur_manifest))
-    blocks = {}
-    assumptions = read_text(os.path.join(TOP, "proofs/ASSUMPTIONS.md")) or "(missing)\n"
     versions = [ln for ln in (read_text(os.path.join(TOP, "proofs/versions.txt")) or "").splitlines()
                 if ln and not ln.startswith("#")]
     eva = gate.read_lines(os.path.join(rep, "eva.summary"), [], "EVA summary") or {}
+    eva_alarms = eva.get("alarms", "?")
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    cold = read_text(os.path.join(TOP, report_numbers.COLD)) or ""
+    cold_info = report_numbers.read_cold(cold)
+    cache_manifest = read_text(os.path.join(TOP, "proofs/cache/MANIFEST")) or ""
+    nums, nums_from, nums_notes = report_numbers.numbers(summary, cold)
+    for note in nums_notes:
+        print(f"report: FAIL: the replay and {report_numbers.COLD} differ: {note}")
 
+    # Per function: postconditions valid / total, and the RTE clause.
+    post, rte_col = {}, {}
+    rte_claim = next(c for c in claims_out if c["id"] == "rte")
     for fn in proven_fns:
-        post = [r for r in rows if r["function"] == fn and
-                r["property kind"] == "postcondition"]
-        blocks[fn] = {"postconditions": len(post),
-                      "valid": sum(1 for r in post if r["status"] == "Valid")}
+        pr = [r for r in rows if r["function"] == fn and
+              r["property kind"] == "postcondition"]
+        post[fn] = (sum(1 for r in pr if r["status"] == "Valid"), len(pr))
+    for cl in rte_claim["clauses"]:
+        n = cl["assertions"]
+        rte_col[cl["function"]] = (
+            "none" if cl["status"] == "Valid" and n == 0 else
+            f"{n} / {n}" if cl["status"] == "Valid" else cl["status"])
+    no_rte = [cl["function"] for cl in rte_claim["clauses"]
+              if cl["status"] == "Valid" and cl["assertions"] == 0]
+
     data = {
         "generated": now,
         "source": "make replay (proofs/replay.sh): WP offline from proofs/cache, no solver run",
@@ -776,7 +842,8 @@ def main():
                    "inputs_unchanged_since_replay": same_tree},
         "tool_versions": versions,
         "functions_proven": proven_fns,
-        "postconditions_of_proven_functions": blocks,
+        "postconditions_of_proven_functions": {
+            fn: {"postconditions": t, "valid": v} for fn, (v, t) in post.items()},
         "functions_not_proven": [{"function": f, "note": pending_note.get(f, "")}
                                  for f in not_gated],
         "functions_assumed": [{"function": f, "note": n}
@@ -795,216 +862,230 @@ def main():
 
     md = []
     w = md.append
+    n_proven = sum(1 for c in claims_out if c["status"] == "proven")
     w("<!-- SPDX-License-Identifier: GPL-2.0-only OR MIT -->")
     w("# hvipi proof report\n")
-    w(f"Generated by `make report` ({now}) from `make replay`: the WP gate "
-      "re-checked from the committed cache `proofs/cache/` (WP cache mode "
-      "offline, no solver run), EVA, and Frama-C's Report plugin for the "
-      "status of each property.  Tools: " + "; ".join(versions) + ".\n")
+    w(f"Generated by `make report` (proofs/report.py, {now}) from `make replay`: "
+      "the WP gate re-checked from the committed cache `proofs/cache/` (no "
+      "solver run), EVA, and Frama-C's Report plugin for the status of each "
+      "property.  Tools: " + "; ".join(versions) + ".  Do not edit: "
+      "`make report-check` fails on any change.\n")
     if gate_ok:
-        w(f"**Replay: PASS** ({replay_secs} s).  Every goal of the gate is "
-          "valid and meets its floor; the status of a claim below is no more "
-          "than what those goals establish.  Each cached verdict was obtained "
-          "by Z3 or CVC5 within the gate's timeouts: 30 s per goal and prover "
-          "(`proofs/wp-options.txt`), or, for a goal `make prove` had to "
-          "retry, the retry timeout of `proofs/wp-retry.txt`.\n")
+        w(f"**Replay: PASS** ({replay_secs} s): every goal of the gate is valid "
+          "and meets its floor.  A claim's status below is no more than what "
+          "those goals establish.\n")
     else:
         why = replay_why or "the sources changed after the replay"
         if replay_ok and not same_tree:
             why = "src/, spec/ or the proof setup changed after the replay; run `make report` again"
+        elif replay_ok:
+            why = "proofs/cache/MANIFEST is not the manifest of these sources"
         w(f"**Replay: FAIL** ({why}).  Nothing below is claimed as proven.\n")
-    cold = read_text(os.path.join(TOP, "proofs/cache/COLD-RUN")) or ""
-    cache_manifest = read_text(os.path.join(TOP, "proofs/cache/MANIFEST")) or ""
+    if cold_info["total"] is not None:
+        tot, smoke = cold_info["total"], cold_info["smoke"] or ("?", "?")
+        lem = nums.get("lemmas", ("?", "?"))
+        w(f"**Numbers.**  WP {tot[1]} / {tot[0]} goals valid (lemmas included: "
+          f"{lem[1]} / {lem[0]}); by prover: Qed {tot[2]}, Z3 {tot[3]}, CVC5 "
+          f"{tot[4]}, Script {tot[5]}.  Smoke tests {smoke[0]} / {smoke[1]} "
+          f"passed.  EVA {eva_alarms} alarms, statement coverage "
+          f"{eva.get('coverage_percent', '?')} %.  Claims {n_proven} of "
+          f"{len(claims_out)} proven.\n")
     w("## Where the verdicts come from\n")
     if cold:
-        fields = dict(ln.split(": ", 1) for ln in cold.splitlines()
-                      if ": " in ln and not ln.startswith("summary"))
+        fields = cold_info["fields"]
         w(f"Every solver verdict replayed here was written by one cold run "
           f"(`make refresh-cache`: `make prove` into an empty cache, Z3 and "
-          f"CVC5) on {fields.get('date', '?')}, {fields.get('seconds', '?')} s "
-          f"on {fields.get('cores', '?')} cores, on the sources whose "
-          f"manifest (sha256 {fields.get('manifest-sha256', '?')[:16]}...) "
-          f"is `proofs/cache/MANIFEST`.  That manifest "
-          + ("**equals** the sources of this report, so every verdict is "
-             "from a cold run on these exact sources." if cache_manifest == cur_manifest
-             else "**differs** from the current sources: the verdicts are "
-             "from older sources and no claim below is proven.") +
-          "  Goals Qed closes are decided again by this replay.  "
-          "The cold run's summary:\n")
-        w("```")
-        w("\n".join(ln[len("summary: "):] for ln in cold.splitlines()
-                    if ln.startswith("summary: ")))
-        w("```\n")
-        w(f"The sources of this report: manifest sha256 `{sha(cur_manifest)}` "
-          "(`proofs/manifest.sh`).  `make report-check` fails when they, "
-          "`proofs/cache/` or the numbers here or in README.md's proof "
-          "table no longer agree.\n")
+          f"CVC5, each goal within the gate's timeouts: 30 s, or the retry "
+          f"timeout of `proofs/wp-retry.txt`) on {fields.get('date', '?')}, "
+          f"{fields.get('seconds', '?')} s on {fields.get('cores', '?')} cores; its "
+          f"numbers are `proofs/cache/COLD-RUN`'s.  The cache's manifest "
+          f"(`proofs/cache/MANIFEST`) "
+          + ("**equals** the manifest of the sources of this report" if cache_manifest == cur_manifest
+             else "**differs** from the manifest of the current sources, so no claim below is proven")
+          + f" (sha256 `{sha(cur_manifest)[:16]}...`, `proofs/manifest.sh`).  "
+          "Goals Qed closes are decided again by the replay.\n")
     else:
         w("`proofs/cache/COLD-RUN` is missing: the cache does not say which "
-          "cold run wrote it.\n")
+          "cold run wrote it, and no claim below is proven.\n")
+
     w("## Claims\n")
-    w("| claim | status | clauses (proven / total) | what it states |")
-    w("| --- | --- | ---: | --- |")
+    w("| claim | status | clauses valid / total | goals | carried by |")
+    w("| --- | --- | ---: | ---: | --- |")
     for c in claims_out:
-        w(f"| `{c['id']}` | {c['status']} | {c['clauses_proven']} / {len(c['clauses'])} "
-          f"| {c['statement']} |")
+        fns = []
+        for cl in c["clauses"]:
+            if cl["function"] not in fns:
+                fns.append(cl["function"])
+        ngoals = sum(len(cl["goals"]) for cl in c["clauses"])
+        carried = (f"every function's RTE assertions ({len(fns)} functions)"
+                   if c["id"] == "rte" else ", ".join(f"`{f}`" for f in fns))
+        w(f"| `{c['id']}` | {c['status']} | {c['clauses_proven']} / "
+          f"{len(c['clauses'])} | {ngoals} | {carried} |")
     w("")
-    w("A claim is *proven* only when every clause carrying it is Valid in "
-      "the Report plugin's CSV of the replay.  A clause in a function that "
-      "is not in the gate (`proofs/functions.txt`) is never tried: its "
-      "claim is not proven, whatever the tests say.\n")
+    w("A claim is *proven* only when the replay passed and every clause "
+      "carrying it is Valid in the Report plugin's CSV of the replay (a loop "
+      "variant: its WP goals).  A clause of a function that is not in the "
+      "gate (`proofs/functions.txt`) is never tried, so its claim is not "
+      "proven, whatever the tests say.  Below, each claim: what it states, "
+      "its clauses (`file:line`, function, behavior) and what it does not "
+      "prove.  Every clause's goals, provers and times: "
+      "`build/proof/claims.json`, written by `make report`.\n")
+    for c in claims_out:
+        w(f"### `{c['id']}`: {c['status']}\n")
+        w(c["statement"] + "\n")
+        if c["id"] == "rte":
+            w("- Clauses: one per function, its RTE assertions (column RTE of "
+              "the function table below).")
+        else:
+            parts = []
+            for cl in c["clauses"]:
+                where = f"{os.path.basename(cl['file'])}:{cl['line']}"
+                what = f"`{cl['function']}`" + (f" {cl['behavior']}" if cl["behavior"] else "")
+                parts.append(f"{where} {what}")
+            w("- Clauses: " + "; ".join(parts) + ".")
+        bad = [cl for cl in c["clauses"] if cl["status"] != "Valid"]
+        if bad:
+            w("- **Not Valid:** " + "; ".join(
+                (f"{os.path.basename(cl['file'])}:{cl['line']} " if cl["line"] else "")
+                + f"`{cl['function']}`: {cl['status']}"
+                + (f" ({cl['note']})" if cl.get("note") else "")
+                for cl in bad) + ".")
+        w("- Does not prove: " + c["does_not_prove"] + "\n")
+
     w("## Functions\n")
-    w("Proven (in the gate): " + ", ".join(f"`{f}`" for f in proven_fns) + ".\n")
+    w("The gate's goals per function, each goal counted for the prover "
+      "that proved it in the cold run (`proofs/cache/COLD-RUN`); "
+      "postconditions and RTE assertions Valid in the replay's CSV.\n")
+    w("| function | goals | valid | Qed | Z3 | CVC5 | Script | postconditions | RTE |")
+    w("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for fn in report_numbers.order(nums):
+        r = nums[fn]
+        pv, pt = post.get(fn, (0, 0))
+        pc = f"{pv} / {pt}" if fn != "lemmas" else "-"
+        w(f"| `{fn}` | " + " | ".join(str(x) for x in r) +
+          f" | {pc} | {rte_col.get(fn, '-')} |")
+    w("")
+    if no_rte:
+        w("RTE *none*: the RTE plugin annotated the function (the replay's "
+          "log says so) and found no operation in it that can fail (its body "
+          "only calls, compares, assigns locals and returns): nothing to "
+          "prove, so its RTE clause holds.  That is "
+          + ", ".join(f"`{f}`" for f in no_rte) + ".\n")
     if not_gated:
-        w("**Not yet proven** (not in the gate; every clause of theirs below is "
-          "*not tried*):\n")
-        for f in not_gated:
-            note = pending_note.get(f, "")
-            w(f"- `{f}`" + (f": {note}" if note else ""))
-        w("")
+        w("**Not in the gate** (every clause of theirs is *not tried*): "
+          + "; ".join(f"`{f}`" + (f": {pending_note.get(f)}" if pending_note.get(f) else "")
+                      for f in not_gated) + ".\n")
     assumed = [(f, n) for f, n in pending_fns if f not in defined]
     if assumed:
-        w("**Bodies never proven** (src/hvipi.h, outside the gate; WP "
-          "proves their preconditions at every call, and their "
-          "postconditions are assumed: `proofs/ASSUMPTIONS.md`, \"The "
-          "loads\", says why that is sound):\n")
-        for f, n in assumed:
-            w(f"- `{f}`" + (f": {n}" if n else ""))
-        w("")
-    w("## What the gate proves today, function by function\n")
-    w("The postconditions of the proven functions (Report plugin CSV of "
-      "the replay); the claims above are stated on the entry points, "
-      "these are the steps towards them.\n")
-    w("| function | postconditions valid | their labels |")
-    w("| --- | ---: | --- |")
-    for fn in proven_fns:
-        post = [r for r in rows if r["function"] == fn and
-                r["property kind"] == "postcondition"]
-        ok = sum(1 for r in post if r["status"] == "Valid")
-        labels = sorted({r["property"].split(":")[0] for r in post
-                         if re.match(r"^\w+:", r["property"])})
-        w(f"| `{fn}` | {ok} / {len(post)} | {', '.join(labels) or '(unlabelled)'} |")
-    w("")
-    w("## Gate summary (replay)\n")
-    w("```")
-    w(summary.rstrip())
-    w("```\n")
-    w("Times are the provers' times when the goals were proved (`make "
-      "refresh-cache`), as recorded in the cache; Qed times are this "
-      "replay's.\n")
-    for c in claims_out:
-        w(f"## `{c['id']}`: {c['status']}\n")
-        w(c["statement"] + "\n")
-        w("| clause | function | behavior | status | goals: prover (time) |")
-        w("| --- | --- | --- | --- | --- |")
-        for cl in c["clauses"]:
-            where = f"{cl['file']}:{cl['line']}" if cl["line"] else cl["file"]
-            st = cl["status"] + (f" ({cl['note']})" if cl.get("note") else "")
-            w(f"| {where} | `{cl['function']}` | {cl['behavior'] or '-'} | {st} "
-              f"| {fmt_by(cl['goals'])} |")
-        w("")
-        w("*What it does not prove:* " + c["does_not_prove"] + "\n")
+        w("**Bodies never proven**: " + "; ".join(f"`{f}`" + (f" ({n})" if n else "")
+                                                 for f, n in assumed) +
+          ".  They are in src/hvipi.h, outside the gate; WP proves their "
+          "preconditions at every call and assumes their postconditions "
+          "(`proofs/ASSUMPTIONS.md`, \"The loads\", says why that is sound).\n")
+
     w("## EVA\n")
     w(f"EVA (a separate analysis of the whole core from proofs/eva/harness.c): "
-      f"{eva.get('alarms', '?')} alarms, statement coverage "
-      f"{eva.get('coverage_percent', '?')} %, {eva.get('red_properties', '?')} "
-      "ACSL properties reported invalid for some states (see README).  EVA's "
-      "0 alarms support the RTE claim for the functions WP does not prove "
-      "yet, for the harness's inputs only; they are not counted as a proof "
-      "above.\n")
+      f"{eva_alarms} alarms, statement coverage {eva.get('coverage_percent', '?')} %, "
+      f"{eva.get('red_properties', '?')} ACSL properties reported invalid for "
+      "some states (EVA's statuses of properties are not WP's; the gate "
+      "counts its alarms only).  Not counted as a proof above.\n")
     w("## Prover diversity\n")
     if div is None:
         w("No diversity data: run `make diversity`.\n")
     else:
         s = div.get("summary", {})
-        fresh = "matches the current sources" if div["_current"] else \
-            "**comes from other sources than the current ones** (run `make diversity`)"
-        w(f"From `{div['_source']}` ({div.get('generated', '?')}; {fresh}): "
-          "the gate's goals re-run with `-wp-run-all-provers`, same timeout. "
-          f"Of {s.get('goals', '?')} goals, Qed closes {s.get('qed', '?')}; of the "
+        fresh = "of the current sources" if div["_current"] else \
+            "**of other sources than the current ones** (run `make diversity`)"
+        w(f"`{div['_source']}` ({div.get('generated', '?')}, {fresh}): the "
+          "gate's goals re-run with every prover.  Of "
+          f"{s.get('goals', '?')} goals, Qed closes {s.get('qed', '?')}; of the "
           f"others, both provers prove {s.get('both', '?')}, only Z3 "
           f"{s.get('z3_only', '?')}, only CVC5 {s.get('cvc5_only', '?')}, "
-          f"neither {s.get('neither', '?')} (closed by a WP tactic).\n")
-        w("| function | goals | Qed | both | only Z3 | only CVC5 | neither |")
-        w("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for fn, t in sorted((div.get("by_function") or {}).items()):
-            w(f"| {fn} | {t['goals']} | {t['qed']} | {t['both']} | {t['z3_only']} "
-              f"| {t['cvc5_only']} | {t['neither']} |")
-        w("")
-        singles = div.get("single_prover_goals") or []
-        gd = div.get("goals", {})
-        w(f"Goals that only one prover closes ({len(singles)}): a version change "
-          "of that prover could lose them.  (Z3 \"Failed\" is Z3 stopping at "
-          "its own `-T` time limit: it prints `timeout`, which Why3 1.5.1's "
-          "Z3 driver does not recognise, so WP records a failure, not a "
-          "timeout.)\n")
-        w("<details><summary>list</summary>\n")
-        for g in singles:
-            r = gd.get(g, {})
-            other = "cvc5" if r.get("proved_by") == "Z3" else "z3"
-            w(f"- `{g}`: {r.get('proved_by', '?')} only "
-              f"({'CVC5' if other == 'cvc5' else 'Z3'}: {r.get(other, '?')})")
-        others = sorted(g for g, r in gd.items() if r.get("proved_by") == "neither")
-        for g in others:
-            w(f"- `{g}`: neither prover alone ({gd[g].get('note', '')})")
-        w("\n</details>\n")
-    w("## Trusted base\n")
+          f"neither {s.get('neither', '?')} (closed by a WP tactic).  The goals "
+          "one prover alone closes are listed in that file.\n")
+    w("## Trusted base and assumptions\n")
+    w("The named assumptions of the claims, the assumed clauses (the loads' "
+      "`first_read`) and why each is sound: `proofs/ASSUMPTIONS.md`.  What "
+      "the claims rest on without proof:\n")
     w("| what | trusted for |")
     w("| --- | --- |")
     for a, b in TRUSTED:
         w(f"| {a} | {b} |")
     w("")
-    w("## Assumption register (proofs/ASSUMPTIONS.md)\n")
-    for i, line in enumerate(assumptions.splitlines()):
-        if i == 0 and line.startswith("# "):
-            continue
-        w(re.sub(r"^(#+) ", r"#\1 ", line) if line.startswith("#") else line)
-    # The numbers make report-check holds the report and README.md to
-    # (proofs/report_numbers.py), in a block after the text, with the
-    # digest of the text.
+    w("## Regenerating this report\n")
+    w("- `make report`: `make replay` in one process (no solver), then this "
+      "report, `build/proof/claims.json` and README.md's proof-numbers "
+      "block.  When src/, spec/ or the proof setup changed, `make "
+      "refresh-cache` first (needs Z3 and CVC5).")
+    w("- `make report-check` (no solver, no WP run, about a second) fails "
+      "when this report or README.md's block no longer matches the sources "
+      "and `proofs/cache/`, when either was edited by hand, or when a claim "
+      "is not proven.")
+    w("- `python3 proofs/report.py --readme` rewrites README.md's block "
+      "from this report and `proofs/cache/COLD-RUN` alone.")
     body = "\n".join(md).rstrip() + "\n\n"
-    nums, nums_from, nums_notes = report_numbers.numbers(summary, cold)
-    for note in nums_notes:
-        print(f"report: FAIL: the replay and {report_numbers.COLD} differ: {note}")
-    text = body + report_numbers.stamp(body, cur_manifest, cold, nums, nums_from, gate_ok)
+    text = report_numbers.stamp(body, cur_manifest, cold, nums_from, gate_ok, eva_alarms)
     path = os.path.join(outdir, "PROOF_REPORT.md")
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
     if not args.no_copy:
-        shutil.copyfile(path, os.path.join(TOP, "proofs/PROOF_REPORT.md"))
+        shutil.copyfile(path, os.path.join(TOP, report_numbers.REPORT))
     print(f"report: {path}, {os.path.join(outdir, 'claims.json')}"
-          + ("" if args.no_copy else ", proofs/PROOF_REPORT.md"))
-    if not args.no_copy and gate_ok and nums:
-        readme = os.path.join(TOP, report_numbers.README)
-        new, missing = report_numbers.update_readme(read_text(readme) or "", nums, cold)
-        with open(readme, "w", encoding="utf-8") as f:
-            f.write(new)
-        print(f"report: README.md: proof table and totals set from the {nums_from}'s numbers"
-              + "".join(f"; not found: {m}" for m in missing))
+          + ("" if args.no_copy else f", {report_numbers.REPORT}"))
+    # A report with a claim not proven is written (it says which), but
+    # make report fails, as make report-check will.
+    rc = 0 if gate_ok and not nums_notes and n_proven == len(claims_out) else 1
+    if not args.no_copy:
+        rc = max(rc, write_readme(text, cold))
     for c in claims_out:
-        print(f"report: {c['id']:<15} {c['status']}")
-    return 0 if gate_ok and not nums_notes else 1
+        print(f"report: {c['id']:<22} {c['status']}")
+    return rc
+
+
+def write_readme(report, cold):
+    """Set README.md's proof-numbers block from REPORT and COLD-RUN."""
+    block, why = report_numbers.expected_readme(report, cold)
+    path = os.path.join(TOP, report_numbers.README)
+    if block is None:
+        print(f"report: FAIL: README.md's proof-numbers block not written: {why}")
+        return 1
+    new, why = report_numbers.update_readme(read_text(path) or "", block)
+    if why:
+        print(f"report: FAIL: README.md's proof-numbers block not written: {why}")
+        return 1
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(new)
+    print("report: README.md: proof-numbers block written")
+    return 0
 
 
 def check():
     """make report-check: no solver, no WP run; see proofs/report_numbers.py."""
     t0 = time.monotonic()
-    fails = report_numbers.check()
+    fails = report_numbers.check([c["id"] for c in CLAIMS])
     for f in fails:
         print(f"report-check: FAIL: {f}")
     secs = time.monotonic() - t0
     if fails:
         print(f"report-check: FAIL ({len(fails)} reason(s), {secs:.1f} s): "
               f"{report_numbers.REPORT} or README.md's proof numbers do not match "
-              "the sources and proofs/cache/; regenerate them with `make report` "
-              "(after `make refresh-cache` if the cache is stale), see CONTRIBUTING.md")
+              "the sources and proofs/cache/, or a claim is not proven; regenerate "
+              "them with `make report` (after `make refresh-cache` if the cache is "
+              "stale), see CONTRIBUTING.md")
         return 1
     cold = report_numbers.read_cold(read_text(os.path.join(TOP, report_numbers.COLD)))
     smoke = cold["smoke"] or ("?", "?")
     print(f"report-check: PASS ({secs:.1f} s): {report_numbers.REPORT} and README.md's "
-          f"proof table describe the current sources and proofs/cache/ "
-          f"({cold['total'][0]} goals, {smoke[0]}/{smoke[1]} smoke tests)")
+          f"proof numbers describe the current sources and proofs/cache/ "
+          f"({cold['total'][0]} goals, {smoke[0]}/{smoke[1]} smoke tests, "
+          f"{len(CLAIMS)} of {len(CLAIMS)} claims proven)")
     return 0
+
+
+def readme_only():
+    """--readme: README.md's block from the committed report and COLD-RUN."""
+    return write_readme(read_text(os.path.join(TOP, report_numbers.REPORT)),
+                        read_text(os.path.join(TOP, report_numbers.COLD)))
 
 
 if __name__ == "__main__":

@@ -5,30 +5,37 @@
 The single source of truth is the committed cache, proofs/cache/: its
 MANIFEST names the sources it was proved from (proofs/manifest.sh) and
 its COLD-RUN holds the gate's numbers of the cold run that wrote it
-(proofs/refresh-cache.sh: the total line, the smoke tests and, since
-issue 30, one `row:` line per function of the gate's table).  No solver
-and no WP run is needed to read them.
+(proofs/refresh-cache.sh: the total line, the smoke tests and one `row:`
+line per function of the gate's table).  No solver and no WP run is
+needed to read them.
 
-`make report` (proofs/report.py) ends proofs/PROOF_REPORT.md with a
-block (an HTML comment) that records the manifest of the sources it
-describes, the digest of COLD-RUN, the per-function numbers it states
-and the digest of its own text, and writes the same numbers into
-README.md's proof table and the totals of its "Last run" paragraph.
+`make report` (proofs/report.py) writes proofs/PROOF_REPORT.md: its
+function table states the per-function numbers, its claims table the
+status of each claim, and it ends with a block (an HTML comment) that
+records the sources' manifest digest, the digest of COLD-RUN, the smoke
+tests, EVA's alarms and the digest of everything above its last line.
+It also writes README.md's proof-numbers block, the lines between
+
+    <!-- proof-numbers:begin (make report writes this; make report-check checks it) -->
+    <!-- proof-numbers:end -->
+
+(readme_block(): total goals, goals per prover, smoke tests, EVA alarms,
+claims proven, a link to the report).
+
 `make report-check` (proofs/report.py --check, this file's check())
 fails when any of them no longer agrees:
 
   - the sources differ from the manifest the report records, or from
     proofs/cache/MANIFEST (the cache is stale);
-  - the report was written from another COLD-RUN, or edited by hand
-    since make report wrote it;
-  - the report's or README.md's numbers differ from COLD-RUN's (its
-    per-function rows when it has them, its totals and smoke tests
-    always) or from each other, or do not cover the gate's functions.
-
-A cache refreshed before COLD-RUN had rows gives the per-function rows
-of the replay make report ran on that cache (same goals; the replay's
-prover columns count a goal for each prover whose cached verdict it
-found); their totals are still checked against COLD-RUN.
+  - the report was written from another COLD-RUN, records a failed
+    replay, or was edited by hand since make report wrote it;
+  - a claim of the report is not "proven", or the report's claims are
+    not the ones proofs/report.py states;
+  - EVA raised an alarm;
+  - the report's function table differs from COLD-RUN's rows, does not
+    cover the gate's functions, or a function is below its goal floor;
+  - README.md lacks the two marker lines, or the lines between them are
+    not what make report would write from the report and COLD-RUN.
 """
 
 import hashlib
@@ -42,15 +49,20 @@ README = "README.md"
 COLD = "proofs/cache/COLD-RUN"
 CACHE_MANIFEST = "proofs/cache/MANIFEST"
 BLOCK = "<!-- report-check"
+DIGEST_KEY = "text-sha256"
 COLS = ("goals", "valid", "Qed", "Z3", "CVC5", "Script")
-README_HEAD = "| function | goals | valid | Qed | Z3 | CVC5 | script |"
+README_BEGIN = ("<!-- proof-numbers:begin (make report writes this; "
+                "make report-check checks it) -->")
+README_END = "<!-- proof-numbers:end -->"
+# The report's function table: its header starts so, a row is the
+# function (in backquotes) and the six counts of COLS, then more columns.
+FN_HEAD = "| function | goals | valid | Qed | Z3 | CVC5 | Script |"
+FN_ROW = re.compile(r"^\|\s*`?([\w]+)`?\s*" + r"\|\s*(\d+)\s*" * 6 + r"\|")
+# The report's claims table: | `id` | status | ...
+CLAIMS_HEAD = "| claim | status |"
+CLAIM_ROW = re.compile(r"^\|\s*`([a-z_]+)`\s*\|\s*([^|]*?)\s*\|")
 # A row of proofs/gate.py's table: name, the six counts, time, floor.
 GATE_ROW = re.compile(r"^(\S+)" + r"\s+(\d+)" * 6 + r"\s+[\d.]+\s+(?:\d+|-)\s*$")
-README_ROW = re.compile(r"^\|\s*(\S+)\s*" + r"\|\s*(\d+)\s*" * 6 + r"\|\s*$")
-# The totals of README.md's "Last run" paragraph (first occurrence each).
-README_WP = re.compile(r"\*\*WP (\d+) / (\d+) goals valid,(\s+)(\d+) / (\d+)(\s+)lemmas included\*\*")
-README_SMOKE = re.compile(r"\*\*(\d+) / (\d+) smoke tests\*\*")
-README_PROVERS = re.compile(r"Qed (\d+),(\s+)Z3 (\d+),(\s+)CVC5 (\d+),(\s+)Script (\d+)")
 
 
 def sha(text):
@@ -142,7 +154,7 @@ def floors():
 
 
 def order(rows):
-    """README's order: most goals first, the lemmas last."""
+    """The table's order: most goals first, the lemmas last."""
     return sorted(rows, key=lambda fn: (fn == "lemmas", -rows[fn][0], fn))
 
 
@@ -153,10 +165,10 @@ def fmt(counts):
 # ---- writing (make report) ------------------------------------------------
 
 def numbers(summary_text, cold_text):
-    """The rows the report and README state, and where they come from:
-    COLD-RUN's rows, or the replay's gate table when COLD-RUN has none.
-    Also returns notes on rows where the replay and the cold run differ in
-    goals or valid goals (they prove the same goals)."""
+    """The rows the report states, and where they come from: COLD-RUN's
+    rows, or the replay's gate table when COLD-RUN has none.  Also returns
+    notes on rows where the replay and the cold run differ in goals or
+    valid goals (they prove the same goals)."""
     cold = read_cold(cold_text)
     replay, _ = gate_rows(summary_text.splitlines())
     notes = []
@@ -170,104 +182,129 @@ def numbers(summary_text, cold_text):
     return replay, "replay", notes
 
 
-def stamp(body, manifest, cold_text, rows, source, replay_ok):
-    """The block that ends the report (make report-check reads it)."""
+def stamp(text, manifest, cold_text, source, replay_ok, eva_alarms):
+    """The block that ends the report (make report-check reads it); its
+    last line is the digest of TEXT and of the block's other lines."""
     cold = read_cold(cold_text)
     smoke = cold["smoke"] or (0, 0)
     out = [BLOCK + ": written by `make report` (proofs/report.py); "
            "`make report-check` compares it with the sources, proofs/cache/ "
-           "and README.md, and the text above with its digest.  Do not edit.",
+           "and README.md, and everything above its last line with that "
+           "line's digest.  Do not edit.",
            f"replay: {'PASS' if replay_ok else 'FAIL'}",
            f"sources-manifest-sha256: {sha(manifest)}",
            f"cold-run-sha256: {sha(cold_text or '')}",
            f"rows-from: {source}",
-           f"smoke: {smoke[0]} {smoke[1]}"]
-    out += [f"manifest: {ln}" for ln in manifest.splitlines()]
-    out += [f"row: {fn} {fmt(rows[fn])}" for fn in order(rows)]
-    out.append(f"text-sha256: {sha(body)}")
-    out.append("-->")
-    return "\n".join(out) + "\n"
+           f"smoke: {smoke[0]} {smoke[1]}",
+           f"eva-alarms: {eva_alarms}"]
+    head = text + "\n".join(out) + "\n"
+    return head + f"{DIGEST_KEY}: {sha(head)}\n-->\n"
 
 
-def readme_table(text):
-    """(start, end, rows) of README.md's proof table: the row lines after
-    the header and its separator; None if there is no such table."""
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        if line.strip() == README_HEAD:
-            j = i + 2
-            rows = {}
-            while j < len(lines) and lines[j].startswith("|"):
-                m = README_ROW.match(lines[j])
-                if m:
-                    rows[m.group(1)] = tuple(int(x) for x in m.groups()[1:])
-                else:
-                    rows[lines[j]] = None       # a row that is not numbers
-                j += 1
-            return i + 2, j, rows
-    return None
-
-
-def proof_section(text):
-    """(start, end) of README.md's "Claims and proof status" section."""
-    m = re.search(r"^## Claims and proof status\s*$", text, re.M)
-    if not m:
-        return None
-    nxt = re.search(r"^## ", text[m.end():], re.M)
-    return m.start(), m.end() + nxt.start() if nxt else len(text)
-
-
-def update_readme(text, rows, cold_text):
-    """README.md with its proof table and "Last run" totals set from the
-    report's numbers; (text, [what could not be found])."""
-    missing = []
-    found = readme_table(text)
-    if found is None:
-        missing.append(f"the proof table (header {README_HEAD})")
-    else:
-        start, end, _ = found
-        lines = text.split("\n")
-        lines[start:end] = [f"| {fn} | " + " | ".join(str(c) for c in rows[fn]) + " |"
-                            for fn in order(rows)]
-        text = "\n".join(lines)
-    cold = read_cold(cold_text)
-    sec = proof_section(text)
-    if sec is None or cold["total"] is None:
-        return text, missing + ["the section \"Claims and proof status\" or COLD-RUN's total"]
-    lem = rows.get("lemmas", (0, 0))
+def readme_block(cold, rows, eva_alarms, claims):
+    """The lines README.md holds between its markers: COLD-RUN's totals
+    and smoke tests (COLD), the lemmas' row (ROWS), EVA's alarms and the
+    claims [(id, status)] of the report."""
     tot, smoke = cold["total"], cold["smoke"] or (0, 0)
-    part = text[sec[0]:sec[1]]
-    part = README_WP.sub(lambda m: f"**WP {tot[1]} / {tot[0]} goals valid,{m.group(3)}"
-                         f"{lem[1]} / {lem[0]}{m.group(6)}lemmas included**", part, count=1)
-    part = README_SMOKE.sub(f"**{smoke[0]} / {smoke[1]} smoke tests**", part, count=1)
-    part = README_PROVERS.sub(lambda m: f"Qed {tot[2]},{m.group(2)}Z3 {tot[3]},{m.group(4)}"
-                              f"CVC5 {tot[4]},{m.group(6)}Script {tot[5]}", part, count=1)
-    return text[:sec[0]] + part + text[sec[1]:], missing
+    lem = rows.get("lemmas", (0, 0))
+    proven = [c for c, st in claims if st == "proven"]
+    others = [c for c, st in claims if st != "proven"]
+    lines = [
+        f"**WP: {tot[1]} / {tot[0]} goals valid** (lemmas included: "
+        f"{lem[1]} / {lem[0]}).",
+        f"Goals by prover, as the cold run that wrote `proofs/cache/` "
+        f"proved them: Qed {tot[2]}, Z3 {tot[3]}, CVC5 {tot[4]}, Script {tot[5]}.",
+        f"**Smoke tests: {smoke[0]} / {smoke[1]} passed.  "
+        f"EVA: {eva_alarms} alarms.**",
+        f"**Claims: {len(proven)} of {len(claims)} proven**"
+        + (f" (not proven: {', '.join(others)})" if others else "")
+        + "; each claim, the clauses that carry it and the goals of each "
+        "function: [proofs/PROOF_REPORT.md](proofs/PROOF_REPORT.md).",
+    ]
+    return lines
 
 
-# ---- checking (make report-check) -----------------------------------------
+def readme_markers(text):
+    """(start, end) line indexes of README.md's begin and end markers, or
+    a string saying what is wrong with them."""
+    lines = text.split("\n")
+    begins = [i for i, ln in enumerate(lines) if ln.strip() == README_BEGIN]
+    ends = [i for i, ln in enumerate(lines) if ln.strip() == README_END]
+    if len(begins) != 1 or len(ends) != 1:
+        return (f"{README} must hold each marker line exactly once "
+                f"({len(begins)} x `{README_BEGIN}`, {len(ends)} x `{README_END}`)")
+    if ends[0] < begins[0]:
+        return f"{README}: the end marker comes before the begin marker"
+    return begins[0], ends[0]
+
+
+def update_readme(text, block):
+    """README.md with the lines between its markers set to BLOCK;
+    (text, None) or (text unchanged, what is wrong with the markers)."""
+    found = readme_markers(text)
+    if isinstance(found, str):
+        return text, found
+    lines = text.split("\n")
+    lines[found[0] + 1:found[1]] = block
+    return "\n".join(lines), None
+
+
+# ---- reading the report ---------------------------------------------------
 
 def parse_block(report):
-    """(body, {key: [values]}) of the report's block; block None if none."""
+    """(text above the digest line, {key: [values]}) of the report's
+    block; the block is None if there is none."""
     at = report.rfind("\n" + BLOCK)
     if at < 0:
         return report, None
-    body = report[:at + 1]
     block = {}
     for line in report[at + 1:].splitlines()[1:]:
         key, _, val = line.partition(": ")
         if val:
             block.setdefault(key, []).append(val)
-    return body, block
+    dig = report.rfind("\n" + DIGEST_KEY + ": ")
+    head = report[:dig + 1] if dig > at else report
+    return head, block
 
 
-def section(text, title):
-    m = re.search(r"^## " + re.escape(title) + r".*$", text, re.M)
-    if not m:
-        return ""
-    nxt = re.search(r"^## ", text[m.end():], re.M)
-    return text[m.end():m.end() + nxt.start()] if nxt else text[m.end():]
+def table_after(text, header):
+    """The lines of the markdown table whose header line starts with
+    HEADER (after its separator line)."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(header):
+            out = []
+            for ln in lines[i + 2:]:
+                if not ln.startswith("|"):
+                    break
+                out.append(ln)
+            return out
+    return None
 
+
+def report_rows(text):
+    """{function: the six counts} of the report's function table, or None
+    when it has no such table."""
+    lines = table_after(text, FN_HEAD)
+    if lines is None:
+        return None
+    rows = {}
+    for ln in lines:
+        m = FN_ROW.match(ln)
+        if m:
+            rows[m.group(1)] = tuple(int(x) for x in m.groups()[1:])
+    return rows
+
+
+def report_claims(text):
+    """[(id, status)] of the report's claims table, or None."""
+    lines = table_after(text, CLAIMS_HEAD)
+    if lines is None:
+        return None
+    return [m.groups() for m in map(CLAIM_ROW.match, lines) if m]
+
+
+# ---- checking (make report-check) -----------------------------------------
 
 def compare_rows(fails, what, have, ref, want, cols=6):
     """Name each function whose numbers (the first cols counts) differ
@@ -288,9 +325,27 @@ def compare_rows(fails, what, have, ref, want, cols=6):
     fails += out
 
 
-def check():
+def expected_readme(report=None, cold_text=None):
+    """The lines make report writes between README.md's markers, from the
+    committed report and COLD-RUN; (lines, None) or (None, why not)."""
+    report = read(REPORT) if report is None else report
+    cold_text = read(COLD) if cold_text is None else cold_text
+    cold = read_cold(cold_text)
+    if report is None:
+        return None, f"{REPORT} is missing"
+    if cold["total"] is None:
+        return None, f"{COLD} has no gate total line"
+    head, block = parse_block(report)
+    claims = report_claims(head) or []
+    rows = report_rows(head) or {}
+    eva = (block or {}).get("eva-alarms", ["?"])[0]
+    return readme_block(cold, rows, eva, claims), None
+
+
+def check(claim_ids):
     """Return the list of failures (empty: the report and README agree
-    with the sources and proofs/cache/)."""
+    with the sources and proofs/cache/, and every claim is proven).
+    CLAIM_IDS: the claims proofs/report.py states, in order."""
     fails = []
     try:
         manifest = current_manifest()
@@ -317,80 +372,64 @@ def check():
     report = read(REPORT)
     if report is None:
         return fails + [f"{REPORT} is missing: run `make report`"]
-    body, block = parse_block(report)
-    one = (lambda k: (block.get(k) or [""])[0]) if block else (lambda k: "")
+    head, block = parse_block(report)
     if block is None:
-        fails.append(f"{REPORT} has no report-check block (it was written by an "
-                     "older proofs/report.py): run `make report`")
-        # What the old report still says: the 16 first digits of the
-        # manifest it was written from.
-        m = re.search(r"manifest \(sha256 ([0-9a-f]{8,64})\.\.\.\)", body)
-        if m and not cur.startswith(m.group(1)):
-            fails.append(f"{REPORT} describes the sources whose manifest is "
-                         f"{m.group(1)}..., the current sources' is {cur[:16]}...")
-    else:
-        if one("sources-manifest-sha256") != cur:
-            old = "\n".join(v for v in block.get("manifest", []))
-            fails.append(f"{REPORT} describes other sources: "
-                         f"{', '.join(changed_files(old + chr(10), manifest)) or 'the manifest'} "
-                         "changed since `make report` wrote it")
-        if one("text-sha256") != sha(body):
-            fails.append(f"{REPORT} was edited after `make report` wrote it "
-                         "(its text does not match its recorded digest)")
-        if cold_text is not None and one("cold-run-sha256") != sha(cold_text):
-            fails.append(f"{REPORT} was written from another {COLD} "
-                         "(the cache was refreshed since): run `make report`")
-        if one("replay") != "PASS":
-            fails.append(f"{REPORT} records a replay that did not pass")
-    # A report whose claims table says "not proven" (e.g. written from a
-    # replay without the Report plugin's CSV) does not describe a passing
-    # gate, whatever its numbers say.
-    unproven = re.findall(r"^\| `([a-z_]+)` \| not proven", report, re.M)
-    if unproven:
-        fails.append(f"{REPORT} states claims not proven: {', '.join(unproven)}")
+        return fails + [f"{REPORT} has no report-check block (an older "
+                        "proofs/report.py wrote it): run `make report`"]
+    one = lambda k: (block.get(k) or [""])[0]  # noqa: E731
+    if one("sources-manifest-sha256") != cur:
+        fails.append(f"{REPORT} describes other sources (manifest sha256 "
+                     f"{one('sources-manifest-sha256')[:16]}..., the current sources' "
+                     f"{cur[:16]}...): run `make report`")
+    if one(DIGEST_KEY) != sha(head):
+        fails.append(f"{REPORT} was edited after `make report` wrote it "
+                     "(its text does not match its recorded digest)")
+    if cold_text is not None and one("cold-run-sha256") != sha(cold_text):
+        fails.append(f"{REPORT} was written from another {COLD} "
+                     "(the cache was refreshed since): run `make report`")
+    if one("replay") != "PASS":
+        fails.append(f"{REPORT} records a replay that did not pass")
+    if one("eva-alarms") != "0":
+        fails.append(f"{REPORT} records EVA alarms: {one('eva-alarms') or 'none recorded'} "
+                     "(the gate requires 0)")
 
-    # The numbers the report states: its block's rows, or for an old
-    # report the goals of its replay table.
-    visible, _ = gate_rows(section(body, "Gate summary").splitlines())
-    if block is not None:
-        rows = {}
-        for val in block.get("row", []):
-            f = val.split()
-            rows[f[0]] = tuple(int(x) for x in f[1:7])
-        source = one("rows-from")
+    # Every claim proven, and the claims the report states are the ones
+    # report.py defines.
+    claims = report_claims(head)
+    if not claims:
+        fails.append(f"{REPORT} has no claims table")
     else:
-        rows, source = visible, "replay"
+        have = [c for c, _ in claims]
+        lack = [c for c in claim_ids if c not in have]
+        extra = [c for c in have if c not in claim_ids]
+        if lack:
+            fails.append(f"{REPORT} does not state the claims {', '.join(lack)}")
+        if extra:
+            fails.append(f"{REPORT} states claims proofs/report.py does not: {', '.join(extra)}")
+        for cid, status in claims:
+            if status != "proven":
+                fails.append(f"claim `{cid}` is not proven: the report says \"{status}\"")
+
+    # The report's numbers against COLD-RUN (the source of truth).
+    rows = report_rows(head)
     if not rows:
-        fails.append(f"{REPORT} states no per-function numbers")
-
-    # The report against COLD-RUN (the source of truth).
+        fails.append(f"{REPORT} states no per-function numbers (no table `{FN_HEAD}`)")
+        rows = {}
     if cold["total"] is not None and rows:
-        tot = tuple(sum(r[i] for r in rows.values()) for i in range(6))
         if cold["rows"]:
-            compare_rows(fails, REPORT, rows, COLD, cold["rows"])
-        elif tot[:2] != cold["total"][:2]:
-            fails.append(f"{REPORT} counts {tot[0]} goals ({tot[1]} valid), "
-                         f"{COLD} {cold['total'][0]} ({cold['total'][1]} valid)")
-        if source == "cold run" and not cold["rows"]:
-            fails.append(f"{REPORT} takes its rows from a cold run, {COLD} has none")
-        shown = re.search(r"^total\s+(\d+)\s+(\d+)", section(body, "Where the verdicts"), re.M)
-        if shown and (int(shown.group(1)), int(shown.group(2))) != cold["total"][:2]:
-            fails.append(f"{REPORT}'s cold-run summary says {shown.group(1)} goals, "
-                         f"{COLD} {cold['total'][0]}")
-    if cold["smoke"] is not None:
-        said = re.search(r"smoke tests passed: (\d+)/(\d+)", section(body, "Where the verdicts"))
-        if block is not None:
-            smoke = tuple(int(x) for x in one("smoke").split()[:2] or (0, 0))
+            compare_rows(fails, f"{REPORT}'s function table", rows, COLD, cold["rows"])
         else:
-            smoke = said and (int(said.group(1)), int(said.group(2)))
+            tot = tuple(sum(r[i] for r in rows.values()) for i in range(2))
+            if tot != cold["total"][:2]:
+                fails.append(f"{REPORT} counts {tot[0]} goals ({tot[1]} valid), "
+                             f"{COLD} {cold['total'][0]} ({cold['total'][1]} valid)")
+            if one("rows-from") == "cold run":
+                fails.append(f"{REPORT} takes its rows from a cold run, {COLD} has none")
+    if cold["smoke"] is not None:
+        smoke = tuple(int(x) for x in one("smoke").split()[:2]) or None
         if smoke != cold["smoke"]:
-            fails.append(f"{REPORT} says {smoke[0] if smoke else '?'}/{smoke[1] if smoke else '?'} "
-                         f"smoke tests, {COLD} {cold['smoke'][0]}/{cold['smoke'][1]}")
-    # The report's visible replay table against its own numbers (goals
-    # and valid goals: the replay proves the same goals as the cold run).
-    if block is not None and rows:
-        compare_rows(fails, f"{REPORT}'s gate summary table", visible,
-                     "its report-check block", rows, 6 if source == "replay" else 2)
+            fails.append(f"{REPORT} says {one('smoke') or '?'} smoke tests (passed total), "
+                         f"{COLD} {cold['smoke'][0]} {cold['smoke'][1]}")
     # The gate's functions and floors.
     if rows:
         want = gated()
@@ -403,32 +442,22 @@ def check():
             if fn in rows and rows[fn][0] < floor:
                 fails.append(f"{REPORT}: {fn} has {rows[fn][0]} goals, below its floor {floor}")
 
-    # README.md: its table against the report's numbers, its "Last run"
-    # totals against COLD-RUN.
+    # README.md: the lines between its markers are what make report writes.
     readme = read(README) or ""
-    found = readme_table(readme)
-    if found is None:
-        fails.append(f"{README} has no proof table ({README_HEAD})")
-    elif rows:
-        compare_rows(fails, f"{README}'s proof table", found[2], REPORT, rows,
-                     6 if block is not None else 2)
-    sec = proof_section(readme)
-    if sec is not None and cold["total"] is not None:
-        part = readme[sec[0]:sec[1]]
-        tot, lem = cold["total"], rows.get("lemmas", (0, 0))
-        m = README_WP.search(part)
-        if m and (int(m.group(1)), int(m.group(2)), int(m.group(4)), int(m.group(5))) != \
-                (tot[1], tot[0], lem[1], lem[0]):
-            fails.append(f"{README}: \"WP {m.group(1)} / {m.group(2)} goals valid, {m.group(4)} / "
-                         f"{m.group(5)} lemmas\"; {COLD}: {tot[1]} / {tot[0]} goals, "
-                         f"{REPORT}: {lem[1]} / {lem[0]} lemmas")
-        m = README_SMOKE.search(part)
-        if m and cold["smoke"] and (int(m.group(1)), int(m.group(2))) != cold["smoke"]:
-            fails.append(f"{README}: \"{m.group(1)} / {m.group(2)} smoke tests\"; {COLD}: "
-                         f"{cold['smoke'][0]} / {cold['smoke'][1]}")
-        m = README_PROVERS.search(part)
-        if m and tuple(int(m.group(i)) for i in (1, 3, 5, 7)) != tot[2:]:
-            fails.append(f"{README}: \"Qed {m.group(1)}, Z3 {m.group(3)}, CVC5 {m.group(5)}, "
-                         f"Script {m.group(7)}\"; {COLD}: Qed {tot[2]}, Z3 {tot[3]}, "
-                         f"CVC5 {tot[4]}, Script {tot[5]}")
+    found = readme_markers(readme)
+    if isinstance(found, str):
+        fails.append(found)
+    else:
+        want, why = expected_readme(report, cold_text)
+        have = readme.split("\n")[found[0] + 1:found[1]]
+        if want is None:
+            fails.append(f"{README}'s proof-numbers block cannot be checked: {why}")
+        elif have != want:
+            n = max(len(have), len(want))
+            have_, want_ = have + ["(none)"] * n, want + ["(none)"] * n
+            diff = [f"  line {i + 1}: has {have_[i]!r}, make report writes {want_[i]!r}"
+                    for i in range(n) if have_[i] != want_[i]][:3]
+            fails.append(f"{README}'s proof-numbers block is not what `make report` "
+                         "writes from the report and COLD-RUN (rewrite it with "
+                         "`python3 proofs/report.py --readme`):\n" + "\n".join(diff))
     return fails

@@ -12,6 +12,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,7 +43,7 @@ def verdict(m, recs):
     """(state, record, file) of one mutant: killed, equivalent, survived,
     conflict (two runs on these sources disagree) or not-run."""
     # A record names the mutant's function and fault class; one whose spec
-    # has changed since is not a run of today's mutant.
+    # has changed since is not a run of the mutant the spec now describes.
     recs = [(f, r) for f, r in recs
             if r.get("function") == m["function"] and r.get("class") == m["class"]]
     if not recs:
@@ -87,21 +88,58 @@ def summary_line(digest, rows):
                 f"{count.get('not-run', 0) + count.get('error', 0)} not run on them")
 
 
+def witness(rec):
+    """The first goal not proved of a killed mutant's record."""
+    return (rec.get("witness") or (rec.get("failed_goals") or [""])[0]
+            or rec.get("detail", ""))
+
+
+CLAUSE_RE = re.compile(r"_(?:ensures|assert|loop_invariant|requires)_(\w+?)"
+                       r"(?:_\d+)?(?:_preserved|_established)?(?:_part\d+)?$")
+
+
+def by_named_clause(m, rec):
+    """None when the mutant names no clause (`props:`, the clauses the
+    fault is aimed at); else True when its witness is a goal of one of
+    them (an ensures, assertion, loop invariant or precondition of that
+    name)."""
+    named = [p for p in m.get("props", "").split(",") if p]
+    if not named:
+        return None
+    found = CLAUSE_RE.search(witness(rec))
+    return bool(found) and found.group(1) in named
+
+
 def block(line, rows):
-    """The generated part of proofs/MUTANTS.md: the summary LINE, then every
-    mutant's state on the current sources, its witness and the run that
-    killed it."""
-    out = [BEGIN, "", f"**{line}.**", "",
-           "| mutant | function | witness (first goal not proved) | s | run |",
-           "| --- | --- | --- | ---: | --- |"]
+    """The generated part of proofs/MUTANTS.md: the summary LINE, then one
+    row per mutated function: its mutants, how many are killed on the
+    current sources (and, of the killed ones that name a clause, how many
+    by that clause), the other states, and the runs that killed them.
+    Each mutant's witness: status.py --list."""
+    fns = {}
     for m, state, rec, fname in rows:
+        f = fns.setdefault(m["function"], {"n": 0, "runs": set(), "other": [],
+                                            "named": 0, "aimed": 0})
+        f["n"] += 1
+        f[state] = f.get(state, 0) + 1
         if state == "killed":
-            goals = rec.get("failed_goals") or [rec.get("detail", "")]
-            out.append(f"| `{m['id']}` | `{m['function']}` | `{goals[0]}` | "
-                       f"{rec['seconds']:.0f} | `{fname}` |")
-        else:
-            out.append(f"| `{m['id']}` | `{m['function']}` | **{state}** | | "
-                       f"{'`' + fname + '`' if fname else ''} |")
+            hit = by_named_clause(m, rec)
+            if hit is not None:
+                f["aimed"] += 1
+                f["named"] += hit
+            f["runs"].add(fname)
+        elif state not in ("not-run", "equivalent"):
+            f["other"].append(f"`{m['id']}` {state}")
+    out = [BEGIN, "", f"**{line}.**", "",
+           "| function | mutants | killed | by the named clause | not run "
+           "| other | killed in |",
+           "| --- | ---: | ---: | ---: | ---: | --- | --- |"]
+    for fn, f in fns.items():
+        other = f["other"] + ([f"{f['equivalent']} equivalent"] if f.get("equivalent") else [])
+        named = f"{f['named']} / {f['aimed']}" if f["aimed"] else "-"
+        runs = ", ".join(f"`{r}`" for r in sorted(f["runs"])) or "-"
+        out.append(f"| `{fn}` | {f['n']} | {f.get('killed', 0)} | {named} "
+                   f"| {f.get('not-run', 0)} | {', '.join(other) or '-'} | {runs} |")
     return "\n".join(out + ["", END])
 
 
@@ -121,9 +159,25 @@ def main():
     ap.add_argument("--check", action="store_true",
                     help="fail when that block does not match the committed "
                     "runs and the current sources (make report-check)")
+    ap.add_argument("--list", action="store_true",
+                    help="print every mutant: its state, and for a kill the "
+                    "witness (first goal not proved), seconds and run file")
     args = ap.parse_args()
     digest, rows = status()
     ok, line = summary_line(digest, rows)
+    if args.list:
+        for m, state, rec, fname in rows:
+            if state == "killed":
+                hit = by_named_clause(m, rec)
+                named = {None: "", True: " (by its named clause)",
+                         False: " (not by its named clause)"}[hit]
+                print(f"{m['id']:<32} {m['function']:<24} killed{named} by "
+                      f"{witness(rec)}, {rec['seconds']:.0f} s, {fname}")
+            else:
+                print(f"{m['id']:<32} {m['function']:<24} {state}"
+                      + (f", {fname}" if fname else ""))
+        print(f"mutants-status: {line}")
+        return 0 if ok == len(rows) else 1
     if args.write or args.check:
         try:
             head, old, tail = doc_parts()
@@ -138,7 +192,7 @@ def main():
             return 0
         if old != new:
             print("mutants-status: FAIL: proofs/MUTANTS.md's table of the mutants "
-                  "on today's sources does not match the committed runs "
+                  "on the current sources does not match the committed runs "
                   "(proofs/mutants/*-run.json) and the sources' manifest; "
                   "regenerate it: python3 proofs/mutants/status.py --write")
             return 1
