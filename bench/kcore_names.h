@@ -19,3 +19,9 @@
 #define hvipi_plan_flush	hvipi_k_plan_flush
 #define hvipi_rep_control	hvipi_k_rep_control
 #define hvipi_rep_next	hvipi_k_rep_next
+#define hvipi_ipi_gate	hvipi_k_ipi_gate
+#define hvipi_flush_gate	hvipi_k_flush_gate
+#define hvipi_page_ok	hvipi_k_page_ok
+#define hvipi_ipi_path	hvipi_k_ipi_path
+#define hvipi_flush_path	hvipi_k_flush_path
+#define hvipi_path_done	hvipi_k_path_done

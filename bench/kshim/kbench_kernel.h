@@ -57,6 +57,22 @@ static __always_inline void kbench_irq_restore(unsigned long flags)
 		asm volatile("movb $0, %0" : "=m" (kbench_irqs_off) : : "memory");
 }
 
+/*
+ * irqs_disabled(): x86's is "pushf; pop" and a test of IF; user-space
+ * flags always have IF set, so the value is kbench_irqs_off's, at the
+ * cost of the kernel's instructions.
+ */
+static __always_inline bool kbench_irqs_disabled(void)
+{
+	unsigned long flags;
+
+	asm volatile("pushf ; pop %0" : "=rm" (flags) : : "memory");
+	(void)flags;
+	return kbench_irqs_off;
+}
+
+#define irqs_disabled()	kbench_irqs_disabled()
+
 #undef local_irq_save
 #undef local_irq_restore
 #define local_irq_save(flags)	do { (flags) = kbench_irq_save(); } while (0)
