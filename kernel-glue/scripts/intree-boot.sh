@@ -155,6 +155,8 @@ if ! diff -rq "$INTREE/series" "$applied" >/dev/null 2>&1; then
 	git -C "$tree" reset -q --hard base ||
 		die "cannot take $tree back to base"
 	for f in $(sed -n 's|^--- a/\([^	]*\).*|\1|p' "$INTREE"/series/*.patch | sort -u); do
+		# A file an earlier patch creates is not in the tree yet.
+		[ -f "$tree/$f" ] || continue
 		git -C "$tree" ls-files --error-unmatch -- "$f" >/dev/null 2>&1 ||
 			git -C "$tree" add -f -- "$f" || die "cannot track $f"
 	done
