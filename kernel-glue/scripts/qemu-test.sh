@@ -14,11 +14,11 @@
 # real Hyper-V, for LOAD_SECS seconds of workload and CPU hotplug; the
 # module's KTAP report and counts are checked).
 #
-# Env: KVER MOD QEMU CACHE RES SMP_SIZES QEMU_TIMEOUT LOAD_SECS (default 30)
+# Env: KVER MOD QEMU CACHE RES SMP_SIZES QEMU_TIMEOUT LOAD_SECS (default 15)
 # HERE (kernel-glue, for workload/hvipi_load.c)
 set -u
 QEMU_ACCEL=${QEMU_ACCEL:-tcg}
-LOAD_SECS=${LOAD_SECS:-30}
+LOAD_SECS=${LOAD_SECS:-15}
 mkdir -p "$QEMU" "$CACHE"
 rm -f "$RES/qemu-test.fails"
 
