@@ -204,18 +204,24 @@ CLAIMS = [
             "whose precondition `read_once` requires an index at or above "
             "a ghost cursor that the load moves past; WP proves it at "
             "every call, and the entry points ensure the mask cursor ends "
-            "at mask_words(nr_cpu_ids).  Any other load is volatile under "
-            "Frama-C, so WP knows nothing of its value.  The other claims, "
+            "at mask_words(nr_cpu_ids).  A load the models make "
+            "(HVIPI_READ_ONCE) is volatile under Frama-C, so WP knows "
+            "nothing of its value; a plain C access to a cell is not, and "
+            "WP gives it the cell's value at entry.  The other claims, "
             "stated over the memory at entry, are thus claims over the "
             "values read: the models' `first_read` names a cell's one load "
             "as its value at entry (assumed, proofs/ASSUMPTIONS.md, the "
             "loads).  tests/race checks the plan against the values read "
-            "under concurrent writers (1.5 M cases)."),
+            "under concurrent writers (1 M cases, and 1 M more under the "
+            "sanitizers)."),
         "not": (
             "That the values read are the mask at any one instant (each "
             "word is read at its own time, as Linux's single pass does); "
             "the models' `first_read` (assumed: sound because no cell is "
-            "loaded twice); that the kernel build's READ_ONCE compiles to "
+            "loaded twice); that no plain access (not through a model) "
+            "reads `mask`, `present` or the VP table a second time: such "
+            "an access proves today, and only review and tests/race guard "
+            "against it; that the kernel build's READ_ONCE compiles to "
             "one load (the compiler); the glue."),
     },
     {
