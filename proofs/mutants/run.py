@@ -26,6 +26,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import keys  # noqa: E402  (the per-function keys of a record)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, "proofs"))
@@ -334,6 +337,12 @@ def confirm(rec, m, d, cmd, failed, env, tries=3):
                      f"unproved at {timeout} s")
 
 
+def proved_functions(rec):
+    """The functions a record's frama-c run proved (its -wp-fct)."""
+    m = re.search(r"-wp-fct (\S+)", rec.get("command", ""))
+    return m.group(1).split(",") if m else [rec["function"]]
+
+
 def manifest(top=TOP):
     """The manifest of the sources (proofs/manifest.sh, as in
     proofs/cache/MANIFEST) and its sha256, which names them in a run.
@@ -439,6 +448,9 @@ def main():
     # in results.json, so that MUTANTS.md can say which sources a kill is for.
     man, digest = manifest()
     print(f"mutants: sources' manifest sha256 {digest}", flush=True)
+    # And each record the keys (keys.py) of the functions its proof ran
+    # on: a later tree with the same keys has the same verdict.
+    fkeys = keys.keys(base)
     # A kill means something only if the unmutated function proves.
     proven_src = False
     if args.baseline == "auto":
@@ -475,6 +487,7 @@ def main():
         if "equivalent" in m:
             rec["equivalent"] = m["equivalent"]
             rec["explained"] = explained(m["id"])
+        rec["keys"] = {fn: fkeys.get(fn) for fn in proved_functions(rec)}
         results.append(rec)
         first = rec["failed_goals"][0] if rec.get("failed_goals") else rec.get("detail", "")
         print(f"  [{i}/{len(todo)}] {m['id']:<26} {rec['status']:<14} "

@@ -3,9 +3,11 @@
 #
 # Which mutants of proofs/mutants/mutants.txt are killed on the sources of
 # this tree: reads the committed runs (proofs/mutants/*-run.json, each
-# naming the manifest digest of the sources it mutated) and keeps only the
-# records of runs on the current manifest (proofs/manifest.sh).  A mutant
-# with no such record is "not run here", whatever older runs said.
+# naming the manifest digest of the sources it mutated) and keeps the
+# records of runs on the current manifest (proofs/manifest.sh), and the
+# records whose keys (keys.py: what the proof of each function it ran on
+# reads, comments left out) are the current ones.  A mutant with no such
+# record is "not run here", whatever older runs said.
 """Mutants killed on the current sources (make mutants-status)."""
 
 import argparse
@@ -19,10 +21,24 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import run  # noqa: E402  (the spec parser of make mutants)
+import keys  # noqa: E402  (the per-function keys of a record)
 
 
-def records(digest, pattern=os.path.join(HERE, "*-run.json")):
-    """{id: [(run file, record), ...]} of the runs on DIGEST's sources."""
+def current(rec, digest, run_digest, cur_keys):
+    """A record holds for these sources: its run was on them (DIGEST), or
+    every key it recorded is the function's key now."""
+    if run_digest == digest:
+        return True
+    k = rec.get("keys")
+    return bool(k) and all(v is not None and cur_keys.get(fn) == v
+                           for fn, v in k.items())
+
+
+def records(digest, pattern=os.path.join(HERE, "*-run.json"), cur_keys=None):
+    """{id: [(run file, record), ...]} of the runs that hold for DIGEST's
+    sources (current())."""
+    if cur_keys is None:
+        cur_keys = keys.keys(TOP)
     out = {}
     for path in sorted(glob.glob(pattern)):
         try:
@@ -32,10 +48,10 @@ def records(digest, pattern=os.path.join(HERE, "*-run.json")):
             continue
         if not isinstance(d, dict) or not isinstance(d.get("mutants"), list):
             continue
-        if d.get("summary", {}).get("manifest_sha256") != digest:
-            continue
+        run_digest = d.get("summary", {}).get("manifest_sha256")
         for r in d["mutants"]:
-            out.setdefault(r["id"], []).append((os.path.basename(path), r))
+            if current(r, digest, run_digest, cur_keys):
+                out.setdefault(r["id"], []).append((os.path.basename(path), r))
     return out
 
 
