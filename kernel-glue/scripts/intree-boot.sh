@@ -26,7 +26,7 @@
 #  6. Each negative control of intree/controls/ (a planted glue bug):
 #     applied, built, booted in its run; the boot must fail as it says.
 #
-# Env: HERE (kernel-glue) ROOT (the repository) OUT RES LOAD_SECS (scales
+# Env: HERE (kernel-glue) ROOT (the repository) OUT RES LOAD_PCT (scales
 #      every run's seconds: 100 = as runs.txt says) RUNS (names, default
 #      all) CONTROLS (names, default all; "none") QEMU_TIMEOUT JOBS
 #      BUILD (for build/tests/kvm_replay).
