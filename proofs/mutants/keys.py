@@ -8,8 +8,10 @@ on the contracts, types, macros and logic around it, and on the proof
 setup, never on another function's body.  The key of function F is the
 sha256 of:
 
-  - proofs/wp-options.txt, wp-retry.txt, versions.txt and the Why3 files
-    of proofs/manifest.sh, as they are;
+  - proofs/wp-retry.txt, versions.txt and the Why3 files of
+    proofs/manifest.sh, as they are, and proofs/wp-options.txt with its
+    -wp-fct-timeout reduced to F's own entry (another function's timeout
+    changes nothing of F's proof);
   - src/*.h and spec/*.h, and src/hvipi.c with every body but F's
     emptied, each normalised: C comments that are not ACSL (`/*@`, `//@`)
     removed, each line stripped, blank lines dropped.
@@ -32,7 +34,8 @@ TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 import incremental  # noqa: E402  (bodies(): the function bodies of a C file)
 
-SETUP = ["proofs/wp-options.txt", "proofs/wp-retry.txt", "proofs/versions.txt",
+OPTIONS = "proofs/wp-options.txt"
+SETUP = ["proofs/wp-retry.txt", "proofs/versions.txt",
          "proofs/why3/cvc5.drv.in", "proofs/why3/mkconf.sh",
          "proofs/why3/replay.conf"]
 SRC = "src/hvipi.c"
@@ -94,6 +97,25 @@ def normalise(text):
     return "\n".join(ln for ln in lines if ln) + "\n"
 
 
+def options(top, fn):
+    """wp-options.txt as F's proof reads it: its comments left out and
+    its -wp-fct-timeout line reduced to F's entry (or left out when F
+    has none)."""
+    out = []
+    with open(os.path.join(top, OPTIONS), encoding="utf-8") as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            if line.startswith("-wp-fct-timeout "):
+                mine = [e for e in line.split(None, 1)[1].strip().split(",")
+                        if e.split(":")[0] == fn]
+                if mine:
+                    out.append("-wp-fct-timeout " + ",".join(mine) + "\n")
+            else:
+                out.append(line)
+    return "".join(out)
+
+
 def keys(top=TOP, functions=None):
     """{function: key} for FUNCTIONS (default: every function of
     src/hvipi.c with a body)."""
@@ -124,6 +146,7 @@ def keys(top=TOP, functions=None):
         parts.append(text[last:])
         h = h0.copy()
         h.update(("\0" + fn + "\0").encode())
+        h.update(options(top, fn).encode() + b"\0")
         h.update(normalise("".join(parts)).encode())
         out[fn] = h.hexdigest()
     return out
