@@ -84,6 +84,20 @@ def bodies(text):
     return out
 
 
+def only_body(text, spans, fn):
+    """TEXT with every function body of SPANS (bodies()) but FN's
+    emptied to {}."""
+    parts, last = [], 0
+    for other, (a, b) in sorted(spans.items(), key=lambda x: x[1][0]):
+        if other == fn:
+            continue
+        parts.append(text[last:a])
+        parts.append("{}\n")
+        last = b
+    parts.append(text[last:])
+    return "".join(parts)
+
+
 def fingerprints(top=TOP):
     man = subprocess.run(["sh", os.path.join(top, "proofs/manifest.sh"), top],
                          capture_output=True, text=True, check=True).stdout
@@ -100,18 +114,10 @@ def fingerprints(top=TOP):
         if fn not in spans:
             out[fn] = None          # not found: never reused
             continue
-        parts, last = [], 0
-        for other, (a, b) in sorted(spans.items(), key=lambda x: x[1][0]):
-            if other == fn:
-                continue
-            parts.append(text[last:a])
-            parts.append("{}\n")
-            last = b
-        parts.append(text[last:])
         h = hashlib.sha256()
         h.update(setup.encode())
         h.update(("\0" + fn + "\0").encode())
-        h.update("".join(parts).encode())
+        h.update(only_body(text, spans, fn).encode())
         out[fn] = h.hexdigest()
     return out
 

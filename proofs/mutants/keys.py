@@ -32,7 +32,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
-import incremental  # noqa: E402  (bodies(): the function bodies of a C file)
+import incremental  # noqa: E402  (bodies(), only_body(): a function's text)
 
 OPTIONS = "proofs/wp-options.txt"
 SETUP = ["proofs/wp-retry.txt", "proofs/versions.txt",
@@ -136,18 +136,10 @@ def keys(top=TOP, functions=None):
         if fn not in spans:
             out[fn] = None
             continue
-        parts, last = [], 0
-        for other, (a, b) in sorted(spans.items(), key=lambda x: x[1][0]):
-            if other == fn:
-                continue
-            parts.append(text[last:a])
-            parts.append("{}\n")
-            last = b
-        parts.append(text[last:])
         h = h0.copy()
         h.update(("\0" + fn + "\0").encode())
         h.update(options(top, fn).encode() + b"\0")
-        h.update(normalise("".join(parts)).encode())
+        h.update(normalise(incremental.only_body(text, spans, fn)).encode())
         out[fn] = h.hexdigest()
     return out
 
