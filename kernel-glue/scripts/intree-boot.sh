@@ -108,15 +108,12 @@ if [ "$(cat "$OUT/src.version" 2>/dev/null)" != "$key" ] ||
 		--exclude=linux-source-6.1/tools/perf \
 		--exclude=linux-source-6.1/tools/testing ||
 		die "cannot extract $TARBALL"
-	# A git tree, so that the series goes in as a maintainer takes it:
-	# the files the series changes are tracked (git am needs them in the
-	# index; the rest of the tree only has to be there).  Debian's
-	# .gitignore ignores every top-level entry: add -f.
-	touched=$(sed -n 's|^--- a/\([^	]*\).*|\1|p' "$INTREE"/series/*.patch |
-		sort -u | while read -r f; do [ -f "$tree/$f" ] && echo "$f"; done)
-	# shellcheck disable=SC2086
-	(cd "$tree" && git init -q && git add -f -- $touched &&
-	 git -c user.name=base -c user.email=base@localhost commit -qm base &&
+	# A git tree, so that the series goes in as a maintainer takes it.
+	# Its base commit starts empty: the files the series changes join it
+	# before the series is applied (section 2).
+	(cd "$tree" && git init -q &&
+	 git -c user.name=base -c user.email=base@localhost \
+		commit -q --allow-empty -m base &&
 	 git tag base) || die "cannot make $tree a git tree"
 	echo "$key" >"$OUT/src.version"
 	took "extracting the source" "$t0"
@@ -151,7 +148,9 @@ if ! diff -rq "$INTREE/series" "$applied" >/dev/null 2>&1; then
 	git -C "$tree" am --abort >/dev/null 2>&1
 	# reset --hard removes what the series added (tracked since base);
 	# no clean: the rest of the tree is untracked.  A file the series
-	# changes that base does not track yet joins base.
+	# changes that base does not track yet joins base (git am needs it
+	# in the index; Debian's .gitignore ignores every top-level entry:
+	# add -f).
 	git -C "$tree" reset -q --hard base ||
 		die "cannot take $tree back to base"
 	for f in $(sed -n 's|^--- a/\([^	]*\).*|\1|p' "$INTREE"/series/*.patch | sort -u); do
