@@ -337,12 +337,6 @@ def confirm(rec, m, d, cmd, failed, env, tries=3):
                      f"unproved at {timeout} s")
 
 
-def proved_functions(rec):
-    """The functions a record's frama-c run proved (its -wp-fct)."""
-    m = re.search(r"-wp-fct (\S+)", rec.get("command", ""))
-    return m.group(1).split(",") if m else [rec["function"]]
-
-
 def manifest(top=TOP):
     """The manifest of the sources (proofs/manifest.sh, as in
     proofs/cache/MANIFEST) and its sha256, which names them in a run.
@@ -448,8 +442,8 @@ def main():
     # in results.json, so that MUTANTS.md can say which sources a kill is for.
     man, digest = manifest()
     print(f"mutants: sources' manifest sha256 {digest}", flush=True)
-    # And each record the keys (keys.py) of the functions its proof ran
-    # on: a later tree with the same keys has the same verdict.
+    # And each record the key (keys.py) of the function its proof ran on
+    # (-wp-fct): a later tree with the same key has the same verdict.
     fkeys = keys.keys(base)
     # A kill means something only if the unmutated function proves.
     proven_src = False
@@ -487,7 +481,7 @@ def main():
         if "equivalent" in m:
             rec["equivalent"] = m["equivalent"]
             rec["explained"] = explained(m["id"])
-        rec["keys"] = {fn: fkeys.get(fn) for fn in proved_functions(rec)}
+        rec["keys"] = {m["function"]: fkeys.get(m["function"])}
         results.append(rec)
         first = rec["failed_goals"][0] if rec.get("failed_goals") else rec.get("detail", "")
         print(f"  [{i}/{len(todo)}] {m['id']:<26} {rec['status']:<14} "
