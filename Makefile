@@ -27,7 +27,7 @@ RESULTS := $(BUILD)/results
 # is one process and writes only its own counts and logs).
 TEST_JOBS ?= 2
 
-PROVE_PKGS := gcc frama-c-base why3 z3 cvc5 python3
+PROVE_PKGS := gcc frama-c-base why3 z3 cvc5 python3 sparse
 TEST_PKGS := $(sort $(shell cat tests/packages.txt kernel-glue/packages.txt | grep -v '^\#'))
 
 # $(call ensure,PACKAGES): install the Debian packages that are missing.
@@ -132,7 +132,7 @@ bench:
 # make prove: needs z3 and cvc5).  report writes the per-claim proof
 # report from a replay; diversity re-proves with every prover; mutants
 # plants faults in copies of src/hvipi.c and re-proves them.
-REPLAY_PKGS := gcc frama-c-base why3 python3
+REPLAY_PKGS := gcc frama-c-base why3 python3 sparse
 
 replay:
 	$(call ensure,$(REPLAY_PKGS))

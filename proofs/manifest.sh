@@ -15,7 +15,7 @@ cd "$tree"
 # versions, and what names the provers and prints their input (the cache
 # key is a digest of the prover name and version and of the task as the
 # Why3 driver prints it).
-printf '%s\n' src/*.c src/*.h spec/*.h proofs/functions.txt \
+printf '%s\n' src/*.c src/*.h spec/*.h proofs/functions.txt proofs/load-models.txt \
 	proofs/wp-options.txt proofs/wp-retry.txt proofs/versions.txt proofs/why3/cvc5.drv.in \
 	proofs/why3/mkconf.sh proofs/why3/replay.conf | LC_ALL=C sort | while read -r f; do
 	sha256sum "$f"

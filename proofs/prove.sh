@@ -36,6 +36,13 @@ cache_dir=${HVIPI_WP_CACHEDIR:-$out/cache}
 mkdir -p "$cache_dir"
 
 sh proofs/check-versions.sh
+# read_once's read check: no read of a cpumask or the VP table outside the
+# loads' models (proofs/read-check.sh); under a second, so before any proof.
+sh proofs/read-check.sh || { echo "hvipi: the read check failed: a read of shared data outside the loads' models"; exit 1; }
+# ... and it can fail: each planted plain access is refused.
+sh proofs/read-check.sh --self-test > "$out/read-check-self-test.log" 2>&1 ||
+	{ cat "$out/read-check-self-test.log"; echo "hvipi: the read check's self-test failed"; exit 1; }
+tail -n 1 "$out/read-check-self-test.log"
 sh proofs/why3/mkconf.sh "$out/why3.conf"
 WHY3CONFIG="$out/why3.conf"
 export WHY3CONFIG
@@ -105,12 +112,22 @@ fi
 # lemmas take at most 2.3 s (measured), and a 30 s timeout is spent on
 # the two lemmas only the tactic proves (a shorter timeout can only fail a proof,
 # which the gate reports; WP's cache keys do not hold the timeout).
-rm -f "$out/lemmas.rc" "$out/eva.rc" "$out/wp-lemmas.log" "$out/eva.out"
+# After the lemmas, in the same process slot, the loads' models
+# (proofs/load-models.txt) in their own configuration: plain loads
+# (HVIPI_PLAIN_LOADS), so first_read is proven of their bodies.
+rm -f "$out/lemmas.rc" "$out/eva.rc" "$out/wp-lemmas.log" "$out/eva.out" \
+	"$out/wp-loads.log" "$out/wp-report-loads.json"
+loads=$(grep -v '^#' proofs/load-models.txt | grep . | paste -sd, -)
 # shellcheck disable=SC2086
-(frama-c $common $srcs $opts -wp-timeout 10 -wp-prop=@lemma -wp-auto wp:range \
+( (frama-c $common $srcs $opts -wp-timeout 10 -wp-prop=@lemma -wp-auto wp:range \
 	-wp-cache "$cache_mode" -wp-cache-dir "$cache_dir" \
 	-wp-report-json "$out/wp-report-lemmas.json" \
-	> "$out/wp-lemmas.log" 2>&1; echo $? > "$out/lemmas.rc") &
+	> "$out/wp-lemmas.log" 2>&1 &&
+  frama-c $common -cpp-extra-args=-DHVIPI_PLAIN_LOADS $srcs $opts \
+	-wp-fct "$loads" $smoke \
+	-wp-cache "$cache_mode" -wp-cache-dir "$cache_dir" \
+	-wp-report-json "$out/wp-report-loads.json" \
+	> "$out/wp-loads.log" 2>&1); echo $? > "$out/lemmas.rc") &
 side_lemmas=$!
 (sh proofs/eva/run.sh "$out" > "$out/eva.out" 2>&1; echo $? > "$out/eva.rc") &
 side_eva=$!
@@ -185,15 +202,18 @@ if [ -n "$retry" ] && [ "${HVIPI_WP_RETRY:-1}" != 0 ]; then
 fi
 wp_end=$(date +%s)
 echo "hvipi: WP on the functions took $((wp_end - start)) s"
-wait_side lemmas "WP on the lemmas of spec/" wp-lemmas.log || exit 1
+wait_side lemmas "WP on the lemmas of spec/, then on the loads' models" wp-lemmas.log || { tail -20 "$out/wp-loads.log" 2>/dev/null; exit 1; }
 wait_side eva "EVA on proofs/eva/harness.c" eva.log || exit 1
 end=$(date +%s)
 
 smoke_args=""
 [ -z "$smoke" ] || smoke_args="$smoke_reports --smoke-log $out/wp.log"
 # shellcheck disable=SC2086
+[ -z "$smoke" ] || smoke_args="$smoke_args --smoke $out/wp-report-loads.json --smoke-log $out/wp-loads.log"
 if ! python3 proofs/gate.py --log "$out/wp.log" --log "$out/wp-lemmas.log" \
+	--log "$out/wp-loads.log" \
 	$reports --report "$out/wp-report-lemmas.json" \
+	--report "$out/wp-report-loads.json" \
 	$smoke_args $retry_args ${choice_arg:-} \
 	--floors proofs/floors.txt --eva "$out/eva.summary" \
 	--seconds $((end - start)) --summary "$out/summary.txt"; then

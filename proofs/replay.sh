@@ -123,6 +123,8 @@ wp() {
 	echo "hvipi: ... $(basename "$log" .log): $(($(date +%s) - t0)) s"
 }
 
+# read_once's read check, as in prove.sh (no prover: sparse alone).
+sh proofs/read-check.sh || fail "the read check failed: a read of shared data outside the loads' models"
 echo "hvipi: WP (offline) on $srcs, functions $fcts"
 # As in prove.sh, one frama-c process per group of proofs/wp-groups.sh, in
 # parallel (proofs/wp-par.sh).  The Report plugin's CSV (proofs/report.py)
@@ -145,6 +147,13 @@ lemmas() {
 	wp "$out/wp-lemmas.log" $common $srcs $opts -wp-prop=@lemma -wp-auto wp:range \
 		$cachopts -wp-report-json "$out/wp-report-lemmas.json" \
 		-then -report-csv "$out/report-lemmas.csv"
+	# The loads' models, with plain loads, as in prove.sh.
+	echo "hvipi: WP (offline) on the loads' models"
+	# shellcheck disable=SC2086
+	wp "$out/wp-loads.log" $common -cpp-extra-args=-DHVIPI_PLAIN_LOADS $srcs $opts \
+		-wp-fct "$(grep -v '^#' proofs/load-models.txt | grep . | paste -sd, -)" \
+		$cachopts -wp-report-json "$out/wp-report-loads.json" \
+		-then -report-csv "$out/report-loads.csv"
 }
 # eva.ok: 1 when EVA passed (the outcome crosses the background subshell).
 eva() {
@@ -174,20 +183,23 @@ else
 	eva
 fi
 [ -f "$out/wp-report-lemmas.json" ] || fail "the lemmas' WP run failed (see $out/wp-lemmas.log)"
+[ -f "$out/wp-report-loads.json" ] || fail "the loads' models' WP run failed (see $out/wp-loads.log)"
 eva_ok=$(cat "$out/eva.ok" 2>/dev/null || echo 0)
-grep -h '^\[wp\] \[Cache\]' "$out/wp.log" "$out/wp-lemmas.log" | sed 's/^\[wp\]/hvipi: WP/' || true
+grep -h '^\[wp\] \[Cache\]' "$out/wp.log" "$out/wp-lemmas.log" "$out/wp-loads.log" | sed 's/^\[wp\]/hvipi: WP/' || true
 sed 's/^eva:/hvipi: EVA:/' "$out/eva.out" | grep -v ' log \| red ' || true
 
 end=$(date +%s)
 gate_ok=1
 # shellcheck disable=SC2086
 python3 proofs/gate.py --log "$out/wp.log" --log "$out/wp-lemmas.log" \
+	--log "$out/wp-loads.log" \
 	$reports --report "$out/wp-report-lemmas.json" \
+	--report "$out/wp-report-loads.json" \
 	--floors proofs/floors.txt --eva "$out/eva.summary" \
 	--seconds $((end - start)) --summary "$out/summary.txt" || gate_ok=0
 
 # In a replay every goal that is not valid is a cache miss: name them.
-misses=$(python3 - "$out/wp.log" "$out/wp-lemmas.log" <<'EOF'
+misses=$(python3 - "$out/wp.log" "$out/wp-lemmas.log" "$out/wp-loads.log" <<'EOF'
 import sys
 sys.path.insert(0, "proofs")
 import gate

@@ -75,8 +75,8 @@
   // of w are clear.  In an axiomatic block of their own, so that WP gives
   // these lemmas only to the goals that use low_byte_clear or
   // shifted_bits: as hypotheses of every bit64 goal they slowed others
-  // past their timeout (stop 27: hvipi_plan_mask's dense_banks, CVC5
-  // 21.6 s without them, a timeout at 30 s with them).
+  // past their timeout (hvipi_plan_mask's dense_banks: CVC5 21.6 s
+  // without them, a timeout at 30 s with them, measured).
   axiomatic ByteSteps {
     predicate low_byte_clear(integer x) = (x & 255) == 0;
 

@@ -41,6 +41,15 @@
   // the processor mask (r8) is set.
   predicate fast_reads(integer r8, integer v) = 0 <= v < 64 && bit64(r8, v);
 
+  // The whole fast call as issued: a fast HvCallSendSyntheticClusterIpi
+  // control word with no other field set, the vector alone in rdx (bits
+  // 31:0, as a receiver reads it) and a processor mask in r8 that names
+  // a VP.
+  predicate fast_call(integer control, integer rdx, integer r8,
+                      integer vector) =
+    ctl_is(control, 0x000b, 1, 0) && rdx == vector &&
+    0 <= rdx < 4294967296 && r8 != 0;
+
   // HvCallSendSyntheticClusterIpiEx, sparse format, input in the page
   // (u64 words: 0 vector/vtl/reserved, 1 format, 2 valid_bank_mask,
   // 3.. bank words): VP v is interrupted iff its bank v/64 is valid and

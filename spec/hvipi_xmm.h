@@ -39,7 +39,7 @@
  * resolves the choice on each path, where the plan's kind is known, and
  * the provers see the one pointer of that path.  As a logic function it
  * stays folded, and six goals of hvipi_encode_sparse time out at 30 s
- * (measured, stop 23).
+ * (measured).
  */
 #define HVIPI_SPARSE_KIND(p) \
 	((p)->kind == HVIPI_PLAN_EX_SPARSE || (p)->kind == HVIPI_PLAN_EX_XMM)

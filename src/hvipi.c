@@ -269,9 +269,10 @@ struct hvipi_prefix {
  * hvipi_race_hook_mask() is the same after a read of mask word @w alone
  * (hvipi_collect()'s pass over empty words: present word @w is not read).
  */
-void hvipi_race_hook(const unsigned long *mask, const unsigned long *present,
-		     uint32_t w, unsigned long m, unsigned long p);
-void hvipi_race_hook_mask(const unsigned long *mask, uint32_t w,
+void hvipi_race_hook(const unsigned long __hvipi_shared *mask,
+		     const unsigned long __hvipi_shared *present, uint32_t w,
+		     unsigned long m, unsigned long p);
+void hvipi_race_hook_mask(const unsigned long __hvipi_shared *mask, uint32_t w,
 			  unsigned long m);
 #define HVIPI_AFTER_READ(mask, present, w, r) \
 	hvipi_race_hook(mask, present, w, (r).m, (r).p)
@@ -300,9 +301,9 @@ void hvipi_race_hook_mask(const unsigned long *mask, uint32_t w,
   @ ensures mask_word: \result.m == mask[w];
   @ ensures present_word: \result.p == (present == \null ? 0 : present[w]);
   @*/
-static struct hvipi_words hvipi_read_words(const unsigned long *mask,
-					   const unsigned long *present,
-					   uint32_t w)
+static struct hvipi_words
+hvipi_read_words(const unsigned long __hvipi_shared *mask,
+		 const unsigned long __hvipi_shared *present, uint32_t w)
 {
 	struct hvipi_words r;
 
@@ -327,8 +328,9 @@ static struct hvipi_words hvipi_read_words(const unsigned long *mask,
   @ ensures first: \result.m != 0 || \result.w == last;
   @ ensures read_once: hvipi_words_next == \result.w + 1;
   @*/
-static struct hvipi_found hvipi_skip_empty(const unsigned long *mask,
-					   size_t w, size_t last)
+static struct hvipi_found
+hvipi_skip_empty(const unsigned long __hvipi_shared *mask, size_t w,
+		 size_t last)
 {
 	struct hvipi_found f;
 
@@ -667,8 +669,9 @@ static bool hvipi_cpu_bit(unsigned long own, uint32_t base, uint32_t cpu)
   @*/
 static void hvipi_collect_word(struct hvipi_set *s, unsigned long word,
 			       uint32_t base, uint32_t end,
-			       const uint32_t *vp_index, uint32_t vp_ident,
-			       uint32_t self, bool exclude_self)
+			       const uint32_t __hvipi_shared *vp_index,
+			       uint32_t vp_ident, uint32_t self,
+			       bool exclude_self)
 {
 	uint32_t cpu, vp;
 	unsigned long own;
@@ -846,8 +849,10 @@ static void hvipi_clear_words(struct hvipi_set *s)
   @ ensures read_once: hvipi_words_next == w + 1 &&
   @   hvipi_present_next == w + 1;
   @*/
-static bool hvipi_compare_word(struct hvipi_set *s, const unsigned long *mask,
-			       const unsigned long *present, uint32_t w)
+static bool hvipi_compare_word(struct hvipi_set *s,
+			       const unsigned long __hvipi_shared *mask,
+			       const unsigned long __hvipi_shared *present,
+			       uint32_t w)
 {
 	struct hvipi_words r;
 
@@ -900,10 +905,9 @@ static bool hvipi_compare_word(struct hvipi_set *s, const unsigned long *mask,
   @ ensures read_once: hvipi_words_next == \result.kept &&
   @   hvipi_present_next <= hvipi_words_next;
   @*/
-static struct hvipi_prefix hvipi_compare(struct hvipi_set *s,
-					 const unsigned long *mask,
-					 const unsigned long *present,
-					 uint32_t vp_ident)
+static struct hvipi_prefix
+hvipi_compare(struct hvipi_set *s, const unsigned long __hvipi_shared *mask,
+	      const unsigned long __hvipi_shared *present, uint32_t vp_ident)
 {
 	struct hvipi_prefix pre;
 	uint32_t w = 0, top;
@@ -1051,10 +1055,13 @@ static void hvipi_start_set(struct hvipi_set *s, uint32_t kept)
   @   (bit64(s->banks, k) <==> \exists integer i; 0 <= i < 64 &&
   @     bit64(s->word[k], i));
   @*/
-static void hvipi_collect(struct hvipi_set *s, const unsigned long *mask,
-			  const unsigned long *present, uint32_t nr_cpu_ids,
-			  const uint32_t *vp_index, uint32_t vp_ident,
-			  uint32_t self, bool exclude_self, uint32_t cpu)
+static void hvipi_collect(struct hvipi_set *s,
+			  const unsigned long __hvipi_shared *mask,
+			  const unsigned long __hvipi_shared *present,
+			  uint32_t nr_cpu_ids,
+			  const uint32_t __hvipi_shared *vp_index,
+			  uint32_t vp_ident, uint32_t self, bool exclude_self,
+			  uint32_t cpu)
 {
 	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
 	  @ loop invariant at_word: cpu % 64 == 0 || cpu == nr_cpu_ids;
@@ -1270,11 +1277,13 @@ static void hvipi_collect(struct hvipi_set *s, const unsigned long *mask,
   @   \forall integer c; 0 <= c < \result ==>
   @     (cpu_in{Pre}(mask, c) <==> cpu_in{Pre}(present, c)));
   @*/
-static uint32_t hvipi_start(struct hvipi_set *s, const unsigned long *mask,
-			    const unsigned long *present, uint32_t nr_cpu_ids,
-			    const uint32_t *vp_index, uint32_t vp_ident,
-			    uint32_t self, bool exclude_self, uint32_t same,
-			    uint32_t kept)
+static uint32_t hvipi_start(struct hvipi_set *s,
+			    const unsigned long __hvipi_shared *mask,
+			    const unsigned long __hvipi_shared *present,
+			    uint32_t nr_cpu_ids,
+			    const uint32_t __hvipi_shared *vp_index,
+			    uint32_t vp_ident, uint32_t self, bool exclude_self,
+			    uint32_t same, uint32_t kept)
 {
 	uint32_t cpu = 64u * kept;
 
@@ -1630,8 +1639,8 @@ static bool hvipi_all_rule(uint32_t hints, bool same, bool exclude_self,
   @   vector_ok(vector) && hint_ex(hints) && !exclude_self &&
   @   page_holds(page, page_size, HVIPI_EX_HDR_BYTES));
   @*/
-static bool hvipi_all_first(const unsigned long *present, uint32_t vector,
-			    uint32_t hints, bool exclude_self,
+static bool hvipi_all_first(const unsigned long __hvipi_shared *present,
+			    uint32_t vector, uint32_t hints, bool exclude_self,
 			    const uint64_t *page, uint32_t page_size)
 {
 	return present && (hints & HVIPI_HINT_CLUSTER_IPI) &&
@@ -1702,9 +1711,9 @@ static bool hvipi_all_found(const struct hvipi_set *s, uint32_t same,
   @   hvipi_present_next <= hvipi_words_next;
   @*/
 static inline struct hvipi_prefix
-hvipi_first_words(struct hvipi_set *s, const unsigned long *mask,
-		  const unsigned long *present, uint32_t vp_ident, uint32_t nr,
-		  bool first)
+hvipi_first_words(struct hvipi_set *s, const unsigned long __hvipi_shared *mask,
+		  const unsigned long __hvipi_shared *present,
+		  uint32_t vp_ident, uint32_t nr, bool first)
 {
 	struct hvipi_prefix pre = { 0, 0, false };
 
@@ -1915,16 +1924,23 @@ static void hvipi_encode_xmm_one(struct hvipi_plan *plan, uint32_t vector,
 	hvipi_xmm_one_words(plan->input, vector, bank, vp);
 }
 
-void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
-		     const unsigned long *present, uint32_t nr_cpu_ids,
-		     const uint32_t *vp_index, uint32_t vp_ident, uint32_t self,
-		     bool exclude_self, uint32_t vector, uint32_t hints,
-		     uint64_t *page, uint32_t page_size)
+void hvipi_plan_mask(struct hvipi_plan *plan,
+		     const unsigned long __hvipi_shared *mask,
+		     const unsigned long __hvipi_shared *present,
+		     uint32_t nr_cpu_ids,
+		     const uint32_t __hvipi_shared *vp_index, uint32_t vp_ident,
+		     uint32_t self, bool exclude_self, uint32_t vector,
+		     uint32_t hints, uint64_t *page, uint32_t page_size)
 {
 	struct hvipi_set s HVIPI_WRITTEN_FIRST;
 	struct hvipi_prefix pre;
 	uint32_t cpu;
 
+	/*
+	 * fresh_send holds: the resets only restate it, so that EVA's
+	 * octagons keep no relation between the cursors and the caller's
+	 * variables (without them EVA loses the word path, measured).
+	 */
 	/*@ ghost hvipi_words_next = 0; */
 	/*@ ghost hvipi_present_next = 0; */
 	/*@ ghost hvipi_vp_next = 0; */
@@ -1993,8 +2009,8 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 }
 
 void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
-		    const uint32_t *vp_index, uint32_t vector, uint32_t hints,
-		    uint64_t *page, uint32_t page_size)
+		    const uint32_t __hvipi_shared *vp_index, uint32_t vector,
+		    uint32_t hints, uint64_t *page, uint32_t page_size)
 {
 	uint32_t vp;
 	uint64_t bank;
@@ -2016,7 +2032,6 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 		hvipi_fallback(plan, HVIPI_FB_BAD_VECTOR);
 		return;
 	}
-	/*@ ghost hvipi_vp_next = 0; */
 	vp = hvipi_load_vp(vp_index, cpu);
 	if (vp == HVIPI_VP_INVAL) {
 		hvipi_fallback(plan, HVIPI_FB_VP_UNKNOWN);
@@ -2085,11 +2100,11 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 	/*@ assert one_vp: bit64(page[3], vp % 64); */
 }
 
-uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids)
+uint32_t hvipi_vp_ident(const uint32_t __hvipi_shared *vp_index,
+			uint32_t nr_cpu_ids)
 {
 	uint32_t cpu = 0;
 
-	/*@ ghost hvipi_vp_next = 0; */
 	/*@ loop invariant 0 <= cpu <= nr_cpu_ids;
 	  @ loop invariant ident: vp_identity(vp_index, cpu);
 	  @ loop invariant read_once: hvipi_vp_next <= cpu;
@@ -2163,9 +2178,9 @@ static bool hvipi_flush_empty(uint64_t start, uint64_t end, uint32_t opts)
   @ ensures rule: \result <==> (present != \null && hint_flush(hints) &&
   @   !flush_empty(start, end, opts));
   @*/
-static bool hvipi_flush_all_first(const unsigned long *present,
-				  uint32_t hints, uint64_t start,
-				  uint64_t end, uint32_t opts)
+static bool hvipi_flush_all_first(const unsigned long __hvipi_shared *present,
+				  uint32_t hints, uint64_t start, uint64_t end,
+				  uint32_t opts)
 {
 	return present && (hints & HVIPI_HINT_REMOTE_FLUSH) &&
 	       !hvipi_flush_empty(start, end, opts);
@@ -2422,17 +2437,24 @@ static void hvipi_encode_flush_ex(struct hvipi_flush_plan *plan,
 			 flags, 8u * (HVIPI_FLUSH_EX_HDR_WORDS + nb + gvas));
 }
 
-void hvipi_plan_flush(struct hvipi_flush_plan *plan, const unsigned long *mask,
-		      const unsigned long *present, uint32_t nr_cpu_ids,
-		      const uint32_t *vp_index, uint32_t vp_ident,
-		      uint64_t space, uint64_t start, uint64_t end,
-		      uint32_t opts, uint32_t hints, uint64_t *page,
-		      uint32_t page_size)
+void hvipi_plan_flush(struct hvipi_flush_plan *plan,
+		      const unsigned long __hvipi_shared *mask,
+		      const unsigned long __hvipi_shared *present,
+		      uint32_t nr_cpu_ids,
+		      const uint32_t __hvipi_shared *vp_index,
+		      uint32_t vp_ident, uint64_t space, uint64_t start,
+		      uint64_t end, uint32_t opts, uint32_t hints,
+		      uint64_t *page, uint32_t page_size)
 {
 	struct hvipi_set s HVIPI_WRITTEN_FIRST;
 	struct hvipi_prefix pre;
 	uint32_t cpu;
 
+	/*
+	 * fresh_send holds: the resets only restate it, so that EVA's
+	 * octagons keep no relation between the cursors and the caller's
+	 * variables (without them EVA loses the word path, measured).
+	 */
 	/*@ ghost hvipi_words_next = 0; */
 	/*@ ghost hvipi_present_next = 0; */
 	/*@ ghost hvipi_vp_next = 0; */

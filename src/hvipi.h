@@ -39,14 +39,29 @@
  * One load of a word another CPU may change: in a kernel the compiler may
  * neither repeat nor tear it (READ_ONCE).  Under Frama-C the load is
  * volatile, so WP assumes nothing of the value: only the hvipi_load_*()
- * models below tie a load to the cell it reads.  Elsewhere a plain load.
+ * models below tie a load to the cell it reads.  The models' own proof
+ * (proofs/prove.sh, HVIPI_PLAIN_LOADS) and every other build read plainly.
  */
 #ifdef __KERNEL__
 #define HVIPI_READ_ONCE(x)	READ_ONCE(x)
-#elif defined(__FRAMAC__)
+#elif defined(__FRAMAC__) && !defined(HVIPI_PLAIN_LOADS)
 #define HVIPI_READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 #else
 #define HVIPI_READ_ONCE(x)	(x)
+#endif
+
+/*
+ * __hvipi_shared marks what another CPU may change: the cpumasks and the
+ * VP table.  Only the hvipi_load_*() models below read through such a
+ * pointer, with __hvipi_force.  In the read check (proofs/read-check.sh)
+ * sparse refuses any other access; every build but that one sees nothing.
+ */
+#ifdef HVIPI_READ_CHECK
+#define __hvipi_shared	__attribute__((noderef, address_space(__hvipi)))
+#define __hvipi_force	__attribute__((force))
+#else
+#define __hvipi_shared
+#define __hvipi_force
 #endif
 
 #if defined(__FRAMAC__) || defined(HVIPI_WITH_SPEC)
@@ -172,6 +187,9 @@ struct hvipi_plan {
 /*
  * Ghost cursors of the present-mask and VP-table reads of one call, as
  * hvipi_words_next is of the mask's: the lowest index a load may still use.
+ * A send starts with all three at 0 (fresh_send, required by each entry
+ * point); only the loads move them, so an entry point called after a load
+ * of the same send, which would load a cell again, cannot meet it.
  */
 /*@ ghost extern uint32_t hvipi_present_next; */
 /*@ ghost extern uint32_t hvipi_vp_next; */
@@ -180,10 +198,11 @@ struct hvipi_plan {
  * The core's only loads of what another CPU may change: mask word @w,
  * present word @w and VP table entry @cpu.  Each requires its index at or
  * above its cursor and moves the cursor past it, so a call never loads a
- * cell twice (read_once, proven at every call).  The volatile load tells
- * WP nothing, so first_read is not proven: it is the model that names the
- * value of a cell's one load as the cell's value at entry, which is sound
- * because that load is the only one (proofs/ASSUMPTIONS.md, the loads).
+ * cell twice (read_once, proven at every call).  No other code reads
+ * the masks or the VP table (proofs/read-check.sh).  The volatile
+ * load tells WP nothing, so first_read is proven of these bodies with
+ * plain loads (HVIPI_PLAIN_LOADS); what stays assumed is that the one
+ * load returns the cell's value (proofs/ASSUMPTIONS.md, the loads).
  */
 /*@ requires \valid_read(mask + w);
   @ requires index: w < 67108864;
@@ -192,11 +211,13 @@ struct hvipi_plan {
   @ ensures cursor: hvipi_words_next == w + 1;
   @ ensures first_read: \result == mask[w];
   @*/
-static inline unsigned long hvipi_load_mask(const unsigned long *mask,
-					    size_t w)
+static inline unsigned long
+hvipi_load_mask(const unsigned long __hvipi_shared *mask, size_t w)
 {
+	const unsigned long *p = (const unsigned long __hvipi_force *)mask;
+
 	/*@ ghost hvipi_words_next = (uint32_t)(w + 1); */
-	return HVIPI_READ_ONCE(mask[w]);
+	return HVIPI_READ_ONCE(p[w]);
 }
 
 /*@ requires \valid_read(present + w);
@@ -206,11 +227,13 @@ static inline unsigned long hvipi_load_mask(const unsigned long *mask,
   @ ensures cursor: hvipi_present_next == w + 1;
   @ ensures first_read: \result == present[w];
   @*/
-static inline unsigned long hvipi_load_present(const unsigned long *present,
-					       size_t w)
+static inline unsigned long
+hvipi_load_present(const unsigned long __hvipi_shared *present, size_t w)
 {
+	const unsigned long *p = (const unsigned long __hvipi_force *)present;
+
 	/*@ ghost hvipi_present_next = (uint32_t)(w + 1); */
-	return HVIPI_READ_ONCE(present[w]);
+	return HVIPI_READ_ONCE(p[w]);
 }
 
 /*@ requires \valid_read(vp_index + cpu);
@@ -220,10 +243,13 @@ static inline unsigned long hvipi_load_present(const unsigned long *present,
   @ ensures cursor: hvipi_vp_next == cpu + 1;
   @ ensures first_read: \result == vp_index[cpu];
   @*/
-static inline uint32_t hvipi_load_vp(const uint32_t *vp_index, uint32_t cpu)
+static inline uint32_t hvipi_load_vp(const uint32_t __hvipi_shared *vp_index,
+				     uint32_t cpu)
 {
+	const uint32_t *p = (const uint32_t __hvipi_force *)vp_index;
+
 	/*@ ghost hvipi_vp_next = cpu + 1; */
-	return HVIPI_READ_ONCE(vp_index[cpu]);
+	return HVIPI_READ_ONCE(p[cpu]);
 }
 
 /* The target set of a send, as the spec's predicates take it. */
@@ -275,7 +301,11 @@ static inline uint32_t hvipi_load_vp(const uint32_t *vp_index, uint32_t cpu)
   @   present_is_partition(present, nr_cpu_ids, vp_index);
   @ requires separated_present: present == \null ||
   @   \separated(present + (0 .. mask_words(nr_cpu_ids) - 1),
+  @               mask + (0 .. mask_words(nr_cpu_ids) - 1),
+  @               vp_index + (0 .. nr_cpu_ids - 1),
   @               plan, page + (0 .. page_size / 8 - 1));
+  @ requires fresh_send: hvipi_words_next == 0 &&
+  @   hvipi_present_next == 0 && hvipi_vp_next == 0;
   @ assigns *plan, page[0 .. page_size / 8 - 1], hvipi_words_next,
   @   hvipi_present_next, hvipi_vp_next;
   @
@@ -394,11 +424,13 @@ static inline uint32_t hvipi_load_vp(const uint32_t *vp_index, uint32_t cpu)
   @ complete behaviors;
   @ disjoint behaviors;
   @*/
-void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
-		     const unsigned long *present, uint32_t nr_cpu_ids,
-		     const uint32_t *vp_index, uint32_t vp_ident, uint32_t self,
-		     bool exclude_self, uint32_t vector, uint32_t hints,
-		     uint64_t *page, uint32_t page_size);
+void hvipi_plan_mask(struct hvipi_plan *plan,
+		     const unsigned long __hvipi_shared *mask,
+		     const unsigned long __hvipi_shared *present,
+		     uint32_t nr_cpu_ids,
+		     const uint32_t __hvipi_shared *vp_index, uint32_t vp_ident,
+		     uint32_t self, bool exclude_self, uint32_t vector,
+		     uint32_t hints, uint64_t *page, uint32_t page_size);
 
 /*
  * hvipi_vp_ident - the number of leading CPUs that are their own VPs: the
@@ -408,12 +440,14 @@ void hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
  * passes it as hvipi_plan_mask()'s @vp_ident.
  */
 /*@ requires table_valid: \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires fresh_send: hvipi_vp_next == 0;
   @ assigns hvipi_vp_next;
   @ ensures bound: \result <= nr_cpu_ids;
   @ ensures ident_prefix: vp_identity(vp_index, \result);
   @ ensures longest: \result < nr_cpu_ids ==> vp_index[\result] != \result;
   @*/
-uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids);
+uint32_t hvipi_vp_ident(const uint32_t __hvipi_shared *vp_index,
+			uint32_t nr_cpu_ids);
 
 /*
  * hvipi_plan_one - plan one IPI to one CPU: the same plan as
@@ -425,6 +459,7 @@ uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids);
   @ requires page_valid: page == \null || \valid(page + (0 .. page_size / 8 - 1));
   @ requires separated: \separated(plan, vp_index + (0 .. nr_cpu_ids - 1),
   @   page + (0 .. page_size / 8 - 1));
+  @ requires fresh_send: hvipi_vp_next == 0;
   @ assigns *plan, page[0 .. page_size / 8 - 1], hvipi_vp_next;
   @
   @ ensures reason_iff_fallback:
@@ -505,8 +540,8 @@ uint32_t hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids);
   @ disjoint behaviors;
   @*/
 void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
-		    const uint32_t *vp_index, uint32_t vector, uint32_t hints,
-		    uint64_t *page, uint32_t page_size);
+		    const uint32_t __hvipi_shared *vp_index, uint32_t vector,
+		    uint32_t hints, uint64_t *page, uint32_t page_size);
 
 /*
  * hvipi_fast_one - the FAST plan of hvipi_plan_one() alone, for the
@@ -520,8 +555,10 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
 #define HVIPI_CTL_FAST_SEND_IPI	0x1000bull	/* SEND_IPI, fast, no var header */
 
 /*@ requires table_valid: \valid_read(vp_index + (0 .. nr_cpu_ids - 1));
+  @ requires fresh_send: hvipi_vp_next == 0;
   @ assigns hvipi_vp_next;
-  @ ensures well_formed: ctl_is(HVIPI_CTL_FAST_SEND_IPI, HVIPI_CALL_SEND_IPI, 1, 0);
+  @ ensures well_formed: \result != 0 ==>
+  @   fast_call(HVIPI_CTL_FAST_SEND_IPI, vector, \result, vector);
   @ ensures fast_exact: \result != 0 <==> (cpu < nr_cpu_ids &&
   @   hint_cluster(hints) && vector_ok(vector) && vp_index[cpu] < 64);
   @ ensures no_vp_lost: \result != 0 ==> fast_reads(\result, vp_index[cpu]);
@@ -529,7 +566,7 @@ void hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu, uint32_t nr_cpu_ids,
   @   v == vp_index[cpu];
   @*/
 static inline uint64_t hvipi_fast_one(uint32_t cpu, uint32_t nr_cpu_ids,
-				      const uint32_t *vp_index,
+				      const uint32_t __hvipi_shared *vp_index,
 				      uint32_t vector, uint32_t hints)
 {
 	uint32_t vp;
@@ -537,7 +574,6 @@ static inline uint64_t hvipi_fast_one(uint32_t cpu, uint32_t nr_cpu_ids,
 	if (cpu >= nr_cpu_ids || !(hints & HVIPI_HINT_CLUSTER_IPI) ||
 	    vector < HVIPI_VECTOR_MIN || vector > HVIPI_VECTOR_MAX)
 		return 0;
-	/*@ ghost hvipi_vp_next = 0; */
 	vp = hvipi_load_vp(vp_index, cpu);
 	if (vp >= HVIPI_FAST_VP_LIMIT)
 		return 0;
@@ -781,7 +817,11 @@ struct hvipi_flush_plan {
   @   present_is_partition(present, nr_cpu_ids, vp_index);
   @ requires separated_present: present == \null ||
   @   \separated(present + (0 .. mask_words(nr_cpu_ids) - 1),
+  @               mask + (0 .. mask_words(nr_cpu_ids) - 1),
+  @               vp_index + (0 .. nr_cpu_ids - 1),
   @               plan, page + (0 .. page_size / 8 - 1));
+  @ requires fresh_send: hvipi_words_next == 0 &&
+  @   hvipi_present_next == 0 && hvipi_vp_next == 0;
   @ requires space_cr3: cr3_space(space);
   @ assigns *plan, page[0 .. page_size / 8 - 1], hvipi_words_next,
   @   hvipi_present_next, hvipi_vp_next;
@@ -900,12 +940,14 @@ struct hvipi_flush_plan {
   @ complete behaviors;
   @ disjoint behaviors;
   @*/
-void hvipi_plan_flush(struct hvipi_flush_plan *plan, const unsigned long *mask,
-		      const unsigned long *present, uint32_t nr_cpu_ids,
-		      const uint32_t *vp_index, uint32_t vp_ident,
-		      uint64_t space, uint64_t start, uint64_t end,
-		      uint32_t opts, uint32_t hints, uint64_t *page,
-		      uint32_t page_size);
+void hvipi_plan_flush(struct hvipi_flush_plan *plan,
+		      const unsigned long __hvipi_shared *mask,
+		      const unsigned long __hvipi_shared *present,
+		      uint32_t nr_cpu_ids,
+		      const uint32_t __hvipi_shared *vp_index,
+		      uint32_t vp_ident, uint64_t space, uint64_t start,
+		      uint64_t end, uint32_t opts, uint32_t hints,
+		      uint64_t *page, uint32_t page_size);
 
 /* The control word: call code, fast bit, variable-header size; rest zero. */
 /*@ requires code_fits: code < 65536;

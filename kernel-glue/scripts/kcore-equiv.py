@@ -131,6 +131,12 @@ ALLOWED = [
      '"( 1u << N )" is "0x<2^N>u": the generator spells #define NAME '
      '(1u << N) in hex (checkpatch BIT_MACRO); same value, same suffix, so '
      'the same type.'),
+    ('proof-marks', 'frama-c',
+     'The read check\'s marks (proofs/read-check.sh): __hvipi_shared and '
+     '__hvipi_force expand to nothing in both texts and are not in the '
+     'kernel copy; the cast a load\'s model makes only to drop the mark, '
+     '"( const T * )" on a source line that holds __hvipi_force, is '
+     'deleted (the kernel copy assigns the pointer as it is).'),
     ('acsl-only-macros', 'frama-c',
      'The macros of hvipi.h whose expansion is ACSL, not C '
      '(kcore.ACSL_ONLY_MACROS: HVIPI_SEND, HVIPI_FLUSH_SET, '
@@ -138,6 +144,9 @@ ALLOWED = [
 ]
 
 TYPE_BACK = {v: k for k, v in kcore.TYPE_MAP.items()}
+
+# The read check's marks, which the kernel copy does not have (kcore.py).
+PROOF_MARK_MACROS = {'__hvipi_shared', '__hvipi_force'}
 KEYWORDS_NOT_SIMPLE = {'if', 'else', 'for', 'while', 'do', 'switch', 'case', 'default'}
 
 
@@ -293,6 +302,32 @@ def rw_read_once(ts, count):
     return out
 
 
+def rw_proof_marks(ts, count):
+    """( const T * ) on a source line holding __hvipi_force -> nothing."""
+    out = []
+    i = 0
+    lines = {}
+    while i < len(ts):
+        tk = ts[i]
+        if tk.t == '(' and i + 1 < len(ts) and ts[i + 1].t == 'const':
+            j = matching(ts, i, '(', ')')
+            if j is not None and ts[j - 1].t == '*':
+                if tk.file not in lines:
+                    try:
+                        with open(tk.file, encoding='utf-8') as f:
+                            lines[tk.file] = f.read().split('\n')
+                    except OSError:
+                        lines[tk.file] = []
+                src = lines[tk.file]
+                if 0 < tk.line <= len(src) and '__hvipi_force' in src[tk.line - 1]:
+                    count['proof-marks'] += 1
+                    i = j + 1
+                    continue
+        out.append(tk)
+        i += 1
+    return out
+
+
 def rw_written_first(ts, count):
     out = []
     for i, tk in enumerate(ts):
@@ -403,6 +438,7 @@ def rewrite(ts, side, count):
         ts = rw_written_first(ts, count)
     else:
         ts = rw_read_once(ts, count)
+        ts = rw_proof_marks(ts, count)
     ts = rw_hook_points(ts, count)
     ts = rw_empty_blocks(ts, count)
     ts = rw_single_braces(ts, count)
@@ -498,7 +534,8 @@ def compare_macros(src, spec, kdir, stubs, count):
     if extra:
         return f'macros of the kernel copy the proven hvipi.h does not define: {", ".join(extra)}'
     gone = sorted(set(pm) - set(km))
-    unexpected = [m for m in gone if m not in kcore.ACSL_ONLY_MACROS]
+    unexpected = [m for m in gone if m not in kcore.ACSL_ONLY_MACROS and
+                  m not in PROOF_MARK_MACROS]
     if unexpected:
         return f'macros of the proven hvipi.h the kernel copy lacks: {", ".join(unexpected)}'
     names = sorted(set(pm) & set(km))
@@ -534,7 +571,17 @@ def compare_macros(src, spec, kdir, stubs, count):
             return (f'macro {m} expands differently:\n'
                     f'  proven: {" ".join(pe.get(m, [])[1:-1])}\n'
                     f'  kernel: {" ".join(ke.get(m, [])[1:-1])}')
-    count['acsl-only-macros'] += len(gone)
+    # The marks must expand to nothing in the proven text.
+    with tempfile.TemporaryDirectory(prefix='kcore-probe.') as pd:
+        with open(os.path.join(pd, 'probe.c'), 'w') as f:
+            f.write('#include "hvipi.h"\n' + '\n'.join(
+                f'kcore_probe_{m} {m} ;' for m in sorted(PROOF_MARK_MACROS)) + '\n')
+        me = by_probe(preprocess(os.path.join(pd, 'probe.c'), fargs, [pd]))
+    for m in sorted(PROOF_MARK_MACROS):
+        if me.get(m) != [';']:
+            return f'macro {m} expands to {" ".join(me.get(m, [])[:-1])!r} in the proven text, not to nothing'
+    count['acsl-only-macros'] += len([m for m in gone if m in kcore.ACSL_ONLY_MACROS])
+    count['proof-marks'] += len([m for m in gone if m in PROOF_MARK_MACROS])
     return None, len(names)
 
 
@@ -609,7 +656,8 @@ NEGATIVE = [
      '#define HVIPI_CTL_FAST_SEND_IPI\t0x1000bull', '#define HVIPI_CTL_FAST_SEND_IPI\t0x1000aull'),
     ('d-plain-load', 'a load of the kernel copy that bypasses HVIPI_READ_ONCE',
      'hvipi_load_present', 'kernel', 'hvipi.h',
-     'return HVIPI_READ_ONCE(present[w]);', 'return present[w];'),
+     'p = present;\n\n\treturn HVIPI_READ_ONCE(p[w]);',
+     'p = present;\n\n\treturn p[w];'),
     ('d-type-changed', 'a type of the kernel copy changed (hvipi_vp_ident() returns u64)',
      'hvipi_vp_ident', 'kernel', 'hvipi.c',
      '\nu32 hvipi_vp_ident(', '\nu64 hvipi_vp_ident('),

@@ -15,8 +15,8 @@ What the generator does, in order (each step fails loudly on a shape it
 was not written for, so that a new one is a conscious decision):
 
  1. The preprocessor conditionals are resolved as the kernel build sees
-    them: __KERNEL__ defined; __FRAMAC__, HVIPI_WITH_SPEC and
-    HVIPI_RACE_HOOK undefined.  A conditional on any other name is an
+    them: __KERNEL__ defined; __FRAMAC__, HVIPI_WITH_SPEC,
+    HVIPI_RACE_HOOK, HVIPI_PLAIN_LOADS and HVIPI_READ_CHECK undefined.  A conditional on any other name is an
     error, except the header's include guard, which stays.
     #include "../spec/..." lines go; #include "hvipi_types.h" becomes the
     kernel branch of that file (<linux/types.h>).
@@ -58,7 +58,8 @@ TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 
 # The preprocessor names the core tests, as the kernel build sees them.
 KERNEL_DEFINED = {'__KERNEL__': True, '__FRAMAC__': False,
-                  'HVIPI_WITH_SPEC': False, 'HVIPI_RACE_HOOK': False}
+                  'HVIPI_WITH_SPEC': False, 'HVIPI_RACE_HOOK': False,
+                  'HVIPI_PLAIN_LOADS': False, 'HVIPI_READ_CHECK': False}
 
 # Macros whose expansion is ACSL, not C: used only in the contracts, they
 # would be dead text in the kernel.  Each is checked to occur nowhere in the
@@ -464,6 +465,32 @@ def remove_acsl_only_macros(segs, path, found):
                 segs[c].gone = True
 
 
+# ----------------------------------------------------- proof marks
+
+# The read check's marks (proofs/read-check.sh): __hvipi_shared on what
+# another CPU may change, and __hvipi_force on the loads' casts that drop
+# it.  Empty in every build but that check, so the kernel copy has none:
+# their definitions and the comment above them go, the marks go, and a
+# cast made only to drop the mark goes with it.
+PROOF_MARKS_DEF = re.compile(
+    r'/\*\n \* __hvipi_shared marks[^\n]*\n(?: \*[^\n]*\n)*? \*/\n'
+    r'#define __hvipi_shared\n#define __hvipi_force\n')
+PROOF_MARKS_CAST = re.compile(r'\(const [a-z0-9_ ]+ __hvipi_force \*\)')
+
+
+def remove_proof_marks(text, path):
+    text, n = PROOF_MARKS_DEF.subn('', text)
+    want = 1 if os.path.basename(path) == 'hvipi.h' else 0
+    if n != want:
+        fail(path, 0, f"the read check's marks defined {n} times here, not {want}")
+    text = PROOF_MARKS_CAST.sub('', text)
+    text = text.replace(' __hvipi_shared *', ' *')
+    if '__hvipi_' in text:
+        ln = text[:text.index('__hvipi_')].count('\n') + 1
+        fail(path, ln, 'a read-check mark kcore.py does not know how to drop')
+    return text
+
+
 # ------------------------------------------------------ rendering
 
 MARK = '\x00'
@@ -867,6 +894,7 @@ def generate_file(src, name, found_macros):
     remove_acsl(segs)
     remove_acsl_only_macros(segs, path, found_macros)
     text = drop_marks(render(segs))
+    text = remove_proof_marks(text, path)
     lines = blank_lines(text.split('\n'))
     lines = remove_hooks(lines, path)
     lines = empty_blocks(lines, path)

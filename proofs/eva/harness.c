@@ -35,6 +35,17 @@ static uint32_t eva_vp[EVA_NCPU];
 static uint64_t eva_page[EVA_PAGE_WORDS];
 static struct hvipi_plan eva_plan;
 
+/*
+ * Each call below is a send of its own: it starts with the read_once
+ * cursors at 0 (fresh_send, src/hvipi.h).
+ */
+static void eva_fresh_send(void)
+{
+	/*@ ghost hvipi_words_next = 0; */
+	/*@ ghost hvipi_present_next = 0; */
+	/*@ ghost hvipi_vp_next = 0; */
+}
+
 static bool eva_bool(void)
 {
 	return Frama_C_interval(0, 1) != 0;
@@ -64,7 +75,15 @@ static void eva_fill_vp(void)
  * or none. */
 static uint32_t eva_pick_ident(uint32_t nr)
 {
-	return eva_bool() ? hvipi_vp_ident(eva_vp, nr) : 0u;
+	uint32_t ident = 0u;
+
+	if (eva_bool()) {
+		eva_fresh_send();
+		ident = hvipi_vp_ident(eva_vp, nr);
+	}
+	/* In the argument list of the send it precedes: a fresh send after it. */
+	eva_fresh_send();
+	return ident;
 }
 
 static void eva_fill_mask(void)
@@ -141,6 +160,7 @@ static void eva_drive_plan_mask(void)
 	page_size = eva_pick_page_size();
 	page = eva_pick_page();
 
+	eva_fresh_send();
 	hvipi_plan_mask(&eva_plan, eva_mask, present, nr, eva_vp,
 			eva_pick_ident(nr), self, exclude_self, vector, hints,
 			page, page_size);
@@ -168,6 +188,7 @@ static void eva_drive_plan_mask_all(void)
 	page_size = eva_pick_page_size();
 	page = eva_pick_page();
 
+	eva_fresh_send();
 	hvipi_plan_mask(&eva_plan, eva_mask, eva_present, nr, eva_vp,
 			eva_pick_ident(nr), self, false, vector, hints, page,
 			page_size);
@@ -188,6 +209,7 @@ static void eva_drive_plan_one(void)
 	page_size = eva_pick_page_size();
 	page = eva_pick_page();
 
+	eva_fresh_send();
 	hvipi_plan_one(&eva_plan, cpu, nr, eva_vp, vector, hints, page,
 		       page_size);
 	eva_check_plan(page_size);
@@ -203,6 +225,7 @@ static void eva_drive_fast_one(void)
 	uint32_t vector = eva_u32();
 	uint32_t hints = Frama_C_unsigned_int_interval(0u, 7u);
 	eva_fill_vp();
+	eva_fresh_send();
 	eva_r8 = hvipi_fast_one(cpu, nr, eva_vp, vector, hints);
 }
 
@@ -360,6 +383,7 @@ static void eva_drive_plan_flush(void)
 	page_size = eva_pick_page_size();
 	Frama_C_make_unknown((char *)eva_fpage, sizeof(eva_fpage));
 	page = eva_bool() ? eva_fpage : NULL;
+	eva_fresh_send();
 	hvipi_plan_flush(&eva_fplan, eva_mask, present, nr, eva_vp,
 			 eva_pick_ident(nr), eva_space(), eva_u64(), eva_u64(),
 			 opts, hints, page, page_size);
@@ -370,6 +394,7 @@ static void eva_drive_plan_flush(void)
 	for (w = 0; w < EVA_NWORDS; w++)
 		eva_present[w] = eva_mask[w];
 	page = eva_bool() ? eva_fpage : NULL;
+	eva_fresh_send();
 	hvipi_plan_flush(&eva_fplan, eva_mask, eva_present, nr, eva_vp, 0,
 			 0x1000u, 0x7f0000000000ull, 0x7f0000001000ull, 0u,
 			 HVIPI_HINT_REMOTE_FLUSH, page, 4096u);

@@ -33,6 +33,20 @@
 void __e_acsl_memory_init(int *argc_ref, char ***argv, size_t ptr_size);
 void __e_acsl_memory_clean(void);
 
+/*
+ * The read_once cursors, plain variables in the instrumented copy
+ * (inline.py, GHOST_TO_C).  Each call below is a send of its own, which
+ * starts with the three at 0 (the entry points' fresh_send).
+ */
+extern uint32_t hvipi_words_next, hvipi_present_next, hvipi_vp_next;
+
+static void glue_fresh_send(void)
+{
+	hvipi_words_next = 0;
+	hvipi_present_next = 0;
+	hvipi_vp_next = 0;
+}
+
 /* The checked entry points, in the instrumented core. */
 void __gen_e_acsl_hvipi_plan_mask(struct hvipi_plan *plan,
 				  const unsigned long *mask,
@@ -42,6 +56,8 @@ void __gen_e_acsl_hvipi_plan_mask(struct hvipi_plan *plan,
 				  bool exclude_self,
 				  uint32_t vector, uint32_t hints,
 				  uint64_t *page, uint32_t page_size);
+uint32_t __gen_e_acsl_hvipi_vp_ident(const uint32_t *vp_index,
+				     uint32_t nr_cpu_ids);
 void __gen_e_acsl_hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu,
 				 uint32_t nr_cpu_ids, const uint32_t *vp_index,
 				 uint32_t vector, uint32_t hints,
@@ -69,6 +85,7 @@ void __wrap_hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu,
 			   uint32_t nr_cpu_ids, const uint32_t *vp_index,
 			   uint32_t vector, uint32_t hints, uint64_t *page,
 			   uint32_t page_size);
+uint32_t __wrap_hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids);
 void __wrap_hvipi_plan_flush(struct hvipi_flush_plan *plan,
 			     const unsigned long *mask,
 			     const unsigned long *present, uint32_t nr_cpu_ids,
@@ -169,6 +186,7 @@ void __wrap_hvipi_plan_mask(struct hvipi_plan *plan, const unsigned long *mask,
 	struct glue_in g;
 
 	glue_in_dup(&g, mask, present, nr_cpu_ids, vp_index);
+	glue_fresh_send();
 	__gen_e_acsl_hvipi_plan_mask(p, g.m, g.pr, nr_cpu_ids, g.t, vp_ident,
 				     self, exclude_self, vector, hints, pg,
 				     page_size);
@@ -208,6 +226,7 @@ void __wrap_hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu,
 	memcpy(t, vp_index, tbytes);
 	memset(t + nr_cpu_ids, 0xff, (tlen - nr_cpu_ids) * sizeof(*t));
 
+	glue_fresh_send();
 	__gen_e_acsl_hvipi_plan_one(p, cpu, nr_cpu_ids, t, vector, hints, pg,
 				    page_size);
 	glue_unchanged(t, vp_index, tbytes, "vp_index");
@@ -215,6 +234,20 @@ void __wrap_hvipi_plan_one(struct hvipi_plan *plan, uint32_t cpu,
 	free(p);
 	free(t);
 	glue_page_back(page, pg, pbytes);
+}
+
+/* The identity prefix, on a heap copy of the table: a send of its own. */
+uint32_t __wrap_hvipi_vp_ident(const uint32_t *vp_index, uint32_t nr_cpu_ids)
+{
+	size_t tbytes = (size_t)nr_cpu_ids * sizeof(*vp_index);
+	uint32_t *t = glue_dup(vp_index, tbytes);
+	uint32_t n;
+
+	glue_fresh_send();
+	n = __gen_e_acsl_hvipi_vp_ident(t, nr_cpu_ids);
+	glue_unchanged(t, vp_index, tbytes, "vp_index");
+	free(t);
+	return n;
 }
 
 /* The flush planner: as hvipi_plan_mask, heap copies of the contract's extents. */
@@ -232,6 +265,7 @@ void __wrap_hvipi_plan_flush(struct hvipi_flush_plan *plan,
 	struct glue_in g;
 
 	glue_in_dup(&g, mask, present, nr_cpu_ids, vp_index);
+	glue_fresh_send();
 	__gen_e_acsl_hvipi_plan_flush(p, g.m, g.pr, nr_cpu_ids, g.t, vp_ident,
 				      space, start, end, opts, hints, pg,
 				      page_size);

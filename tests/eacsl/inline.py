@@ -1351,7 +1351,9 @@ UNWRAP = (('spec/hvipi_flush.h', 'RepControl'),
 #    only in the functions it instruments, and hvipi_collect()
 #    (EACSL_EXCLUDE), whose loads move the cursors, is not one of them; as
 #    plain C every update runs and the postcondition read_once is checked
-#    on the cursor the core moved.
+#    on the cursor the core moved.  A send starts with the three at 0
+#    (fresh_send): eacsl_glue.c sets them before each call, as the start
+#    of a send.
 GHOST_TO_C = (
     ('src/hvipi.c', r'/\*@ ghost uint32_t from = cpu; \*/',
      'uint32_t from = cpu; (void)from; /* ghost in src/ */', 1),
