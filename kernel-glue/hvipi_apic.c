@@ -218,7 +218,8 @@ static __always_inline bool hvipi_try(const struct hvipi_ctx *ctx, bool one,
 	}
 	if (!one)
 		hvipi_plan_mask(&plan, cpumask_bits(mask),
-				ctx->present ? cpumask_bits(ctx->present) : NULL,
+				ctx->present && ctx->present != mask ?
+				cpumask_bits(ctx->present) : NULL,
 				nr_cpu_ids, ctx->vp_index,
 				READ_ONCE(ctx->vp_ident), self, exclude_self,
 				(u32)vector, hints, page,

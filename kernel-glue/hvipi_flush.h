@@ -16,7 +16,8 @@
  *    continuation, and no NMI-time send writes a page (the IPI glue never
  *    fetches one in NMI context);
  *  - present passed only when present_partition holds (as for IPIs: the
- *    ALL_PROCESSORS flag flushes every VP of the partition);
+ *    ALL_PROCESSORS flag flushes every VP of the partition), and never
+ *    when it is the target mask itself (separated_present): below;
  *  - the address space a CR3 value with bits 11:0 and 63 clear (space_cr3):
  *    __pa(mm->pgd) & CR3_ADDR_MASK, or 0 with HVIPI_FLUSH_OPT_ALL_SPACES;
  *  - rep_call for hvipi_rep_next(): the control word is the plan's
@@ -82,6 +83,9 @@ static inline bool hvipi_flush_try(void *hcall_pg, void * __percpu *input_arg,
 	local_irq_save(flags);
 	if (hvipi_page_ok(irqs_disabled(), in_nmi()))
 		page = *this_cpu_ptr(input_arg);
+	/* The planner loads each word once: never one mask as both. */
+	if (present == cpus)
+		present = NULL;
 	hvipi_plan_flush(plan, cpumask_bits(cpus),
 			 present ? cpumask_bits(present) : NULL, nr_cpu_ids,
 			 vp_index, vp_ident, space, start, end, opts, hints,

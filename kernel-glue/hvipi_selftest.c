@@ -47,6 +47,7 @@ static const struct hvipi_test hvipi_tests[] = {
 	{ "fallback_not_recommended", test_fallback_not_recommended },
 	{ "fallback_vp_unknown", test_fallback_vp_unknown },
 	{ "fallback_ex_not_recommended", test_fallback_ex_not_recommended },
+	{ "present_mask_as_target_is_not_all", test_present_is_target },
 	{ "fallback_vp_too_big", test_fallback_vp_too_big },
 	{ "fallback_no_input_page", test_fallback_no_page },
 	{ "fallback_no_hypercall_page", test_fallback_no_hypercall_page },

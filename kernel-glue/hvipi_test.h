@@ -160,6 +160,7 @@ void test_bad_vectors_fall_back(void);
 void test_fallback_not_recommended(void);
 void test_fallback_vp_unknown(void);
 void test_fallback_ex_not_recommended(void);
+void test_present_is_target(void);
 void test_fallback_vp_too_big(void);
 void test_fallback_no_page(void);
 void test_fallback_no_hypercall_page(void);

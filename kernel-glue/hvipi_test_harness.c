@@ -388,7 +388,8 @@ u32 hvipi_run_case_on(const struct hvipi_ctx *ctx, const struct hvipi_case *c)
 		break;
 	case OP_MASK:
 		cpumask_copy(hvipi_st.tgt, c->mask);
-		present_ok = true;
+		/* never the target mask as present too (separated_present) */
+		present_ok = c->mask != cpu_present_mask;
 		break;
 	case OP_MASK_ABS:
 		cpumask_copy(hvipi_st.tgt, c->mask);

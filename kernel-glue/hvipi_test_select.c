@@ -197,6 +197,32 @@ void test_fallback_ex_not_recommended(void)
 	      "self: reason %u", hvipi_seen.reason);
 }
 
+/*
+ * The target mask is the present mask itself (separated_present): the glue
+ * passes the core no present mask, so no word is loaded as both, and the
+ * whole present set goes as its sparse VP set, not format "all".
+ */
+void test_present_is_target(void)
+{
+	struct hvipi_case c = {
+		.vp = hvipi_st.table[T_HIGH], .vector = 0xf6, .cpu = -1,
+		.hints = H_ALL, .op = OP_MASK, .mask = cpu_present_mask,
+	};
+
+	if (!cpumask_equal(cpu_online_mask, cpu_present_mask)) {
+		hvipi_st.skip = "a present CPU is offline: no send to the present mask";
+		return;
+	}
+	hvipi_run_case(&c);
+	CHECK(hvipi_seen.kind == HVIPI_PLAN_EX_SPARSE, "plan %u, not EX_SPARSE",
+	      hvipi_seen.kind);
+	/* the same set in a mask of its own (masks[1]) still goes as "all" */
+	c.mask = hvipi_st.masks[1];
+	hvipi_run_case(&c);
+	CHECK(hvipi_seen.kind == HVIPI_PLAN_EX_ALL, "copy: plan %u, not EX_ALL",
+	      hvipi_seen.kind);
+}
+
 void test_fallback_vp_too_big(void)
 {
 	struct hvipi_case c = {

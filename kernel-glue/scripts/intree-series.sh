@@ -75,6 +75,8 @@ git)
 	tar -xJf "$tarball" -C "$dir" --strip-components=1 $members
 	cd "$dir"
 	git init -q
+	# The same abbreviated blob ids in every export, whatever the tree's size.
+	git config core.abbrev 8
 	# Debian's .gitignore ignores every top-level entry
 	git add -f -A .
 	git -c user.name=base -c user.email=base@localhost commit -qm base
