@@ -35,8 +35,11 @@ grep -v '^#' "$here/faults.txt" | grep . | while read -r id fct want kind; do
 	rm -rf "$d" && mkdir -p "$d" && cp -r src spec "$d"/ || exit 2
 	patch -s -p1 -d "$d" < "$here/$id.diff" || { echo "$id: the patch does not apply"; exit 2; }
 	s=$(date +%s)
+	# The loads' models are proven with plain loads (proofs/prove.sh).
+	plain=""
+	! grep -qx "$fct" proofs/load-models.txt || plain=-cpp-extra-args=-DHVIPI_PLAIN_LOADS
 	# shellcheck disable=SC2086
-	frama-c -cpp-extra-args=-I"$d/src" -cpp-extra-args=-I"$d/spec" $opts \
+	frama-c -cpp-extra-args=-I"$d/src" -cpp-extra-args=-I"$d/spec" $plain $opts \
 		-wp-prover "$provers" -wp-fct "$fct" -wp-smoke-tests \
 		-wp-smoke-timeout "$t" -wp-par 2 -wp-cache none $deselect \
 		"$d/src/hvipi.c" > "$d/wp.log" 2>&1
