@@ -84,6 +84,12 @@ def parse_specs(path):
         seen.add(m["id"])
         if m["from"] == m["to"]:
             raise ValueError(f"{path}:{m['line']}: {m['id']}: from == to")
+        # A "plain" access through the volatile HVIPI_READ_ONCE is not
+        # plain under Frama-C: such a mutant would be killed for the
+        # wrong reason.
+        if "plain" in m["class"].lower() and "HVIPI_READ_ONCE" in m["to"]:
+            raise ValueError(f"{path}:{m['line']}: {m['id']}: its class says "
+                             "plain but its to: uses HVIPI_READ_ONCE")
     return mutants
 
 
@@ -122,9 +128,23 @@ def mutant_file(m):
     return name
 
 
-def gated_functions():
-    with open(os.path.join(TOP, "proofs/functions.txt"), encoding="utf-8") as f:
+def listed(name):
+    with open(os.path.join(TOP, name), encoding="utf-8") as f:
         return {ln.strip() for ln in f if ln.strip() and not ln.startswith("#")}
+
+
+def gated_functions():
+    return listed("proofs/functions.txt") | listed("proofs/load-models.txt")
+
+
+def read_check(d):
+    """proofs/read-check.sh on the mutant's sources: (passed, first error)."""
+    r = subprocess.run(["sh", os.path.join(TOP, "proofs/read-check.sh"),
+                        os.path.join(d, "src")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, check=False)
+    errs = [ln for ln in r.stdout.splitlines() if "PASS" not in ln]
+    return r.returncode == 0, (errs[0] if errs else r.stdout.strip())
 
 
 def wp_options():
@@ -183,8 +203,24 @@ def run_mutant(m, base, outdir, why3conf, lock, first_kill=False):
                         os.path.join(d, name)], stdout=f, check=False)
     log = os.path.join(d, "wp.log")
     report = os.path.join(d, "wp-report.json")
+    if "from" in m:
+        # The gate's read check first: it refuses a plain access before
+        # any goal is proved (read_once, proofs/read-check.sh).
+        t0 = time.time()
+        ok, err = read_check(d)
+        if not ok:
+            return {"id": m["id"], "function": m["function"], "class": m["class"],
+                    "seconds": round(time.time() - t0, 1), "lock_wait_seconds": 0,
+                    "frama_c_rc": None, "dir": d, "status": "killed",
+                    "witness": "read_once (proofs/read-check.sh)",
+                    "failed_goals": ["read_once (proofs/read-check.sh)"],
+                    "goals": 0, "detail": err,
+                    "command": f"sh proofs/read-check.sh {d}/src"}
+    # The loads' models are proven with plain loads (proofs/prove.sh).
+    plain = (["-cpp-extra-args=-DHVIPI_PLAIN_LOADS"]
+             if m["function"] in listed("proofs/load-models.txt") else [])
     cmd = ["frama-c", f"-cpp-extra-args=-I{d}/src",
-           f"-cpp-extra-args=-I{d}/spec", os.path.join(d, "src/hvipi.c")] + wp_options() + [
+           f"-cpp-extra-args=-I{d}/spec"] + plain + [os.path.join(d, "src/hvipi.c")] + wp_options() + [
            "-wp-fct", m["function"], "-wp-par", "2",
            "-wp-cache", "none", "-wp-cache-dir", os.path.join(d, "wp-cache"),
            "-wp-report-json", report]
@@ -432,6 +468,10 @@ def main():
     os.makedirs(base)
     shutil.copytree(os.path.join(TOP, "src"), os.path.join(base, "src"))
     shutil.copytree(os.path.join(TOP, "spec"), os.path.join(base, "spec"))
+    # The proof set-up a key covers (keys.py), in the same snapshot.
+    for name in keys.SETUP + [keys.OPTIONS]:
+        os.makedirs(os.path.dirname(os.path.join(base, name)), exist_ok=True)
+        shutil.copy(os.path.join(TOP, name), os.path.join(base, name))
     with open(os.path.join(base, "src/hvipi.c"), encoding="utf-8") as f:
         if f.read() != src:
             print("mutants: src/hvipi.c changed while starting; run again", file=sys.stderr)
