@@ -19,7 +19,7 @@
 # Proof upkeep (CONTRIBUTING.md): replay (the gate from the committed WP
 # cache, no solver), refresh-cache, report, diversity, mutants
 # (MUTANTS=id,...), smoke-faults (the planted vacuity faults of
-# proofs/smoke-faults/ against the smoke tests, about 3 minutes).
+# proofs/smoke-faults/ against the smoke tests, about 4 minutes).
 
 BUILD := $(CURDIR)/build
 RESULTS := $(BUILD)/results
