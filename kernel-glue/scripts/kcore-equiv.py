@@ -313,8 +313,10 @@ def rw_proof_marks(ts, count):
             j = matching(ts, i, '(', ')')
             if j is not None and ts[j - 1].t == '*':
                 if tk.file not in lines:
+                    # preprocess() names a file under TOP relative to TOP
+                    path = tk.file if os.path.isabs(tk.file) else os.path.join(TOP, tk.file)
                     try:
-                        with open(tk.file, encoding='utf-8') as f:
+                        with open(path, encoding='utf-8') as f:
                             lines[tk.file] = f.read().split('\n')
                     except OSError:
                         lines[tk.file] = []
